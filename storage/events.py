@@ -1,0 +1,96 @@
+"""The event log and the outbox: an event and one delivery row per active endpoint of its tenant are
+written in the same transaction, so a trigger is never recorded without its deliveries (or sent without
+being recorded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import simplejson
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from ulid import ULID
+
+from storage.schema import deliveries, events, webhook_endpoints
+
+# Delivery states of an outbox row.
+QUEUED, DELIVERED, DEAD = "queued", "delivered", "dead"
+ENDPOINT_ACTIVE, ENDPOINT_DISABLED = "active", "disabled"
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    tenant_id: str
+    agent_id: str
+    agent_kind: str
+    type: str
+    trigger: dict[str, Any]
+    created_at: int
+
+
+def new_event_id() -> str:
+    return f"evt_{ULID()}"
+
+
+def record_event(conn: Connection, event: Event, *, deliver_at: int) -> int:
+    """Insert `event` and queue it for every active endpoint of its tenant, first attempt at
+    `deliver_at` (epoch-ms); returns how many deliveries were queued."""
+    conn.execute(
+        sa.insert(events).values(
+            id=event.id,
+            tenant_id=event.tenant_id,
+            agent_id=event.agent_id,
+            agent_kind=event.agent_kind,
+            type=event.type,
+            trigger=simplejson.dumps(event.trigger, use_decimal=True),
+            created_at=event.created_at,
+        )
+    )
+    endpoint_ids = (
+        conn.execute(
+            sa.select(webhook_endpoints.c.id).where(
+                webhook_endpoints.c.tenant_id == event.tenant_id,
+                webhook_endpoints.c.status == ENDPOINT_ACTIVE,
+            )
+        )
+        .scalars()
+        .all()
+    )
+    if endpoint_ids:
+        conn.execute(
+            sa.insert(deliveries),
+            [
+                {
+                    "id": f"dlv_{ULID()}",
+                    "tenant_id": event.tenant_id,
+                    "event_id": event.id,
+                    "endpoint_id": endpoint_id,
+                    "state": QUEUED,
+                    "attempts": 0,
+                    "next_attempt_at": deliver_at,
+                    "created_at": event.created_at,
+                    "updated_at": event.created_at,
+                }
+                for endpoint_id in endpoint_ids
+            ],
+        )
+    return len(endpoint_ids)
+
+
+def event_from_row(row: sa.Row[Any]) -> Event:
+    return Event(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        agent_id=row.agent_id,
+        agent_kind=row.agent_kind,
+        type=row.type,
+        trigger=simplejson.loads(row.trigger, use_decimal=True),
+        created_at=row.created_at,
+    )
+
+
+def get_event(conn: Connection, event_id: str) -> Event | None:
+    row = conn.execute(sa.select(events).where(events.c.id == event_id)).first()
+    return event_from_row(row) if row else None

@@ -1,0 +1,139 @@
+"""Table definitions used by the repositories (SQLAlchemy Core). The migrations under migrations/ create
+them; a test checks the two agree."""
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tenants = sa.Table(
+    "tenants",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("tier", sa.String(20), nullable=False),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+api_keys = sa.Table(
+    "api_keys",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("tenant_id", sa.String(40), sa.ForeignKey("tenants.id"), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("prefix", sa.String(16), nullable=False),
+    sa.Column("scopes", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("revoked_at", sa.BigInteger, nullable=True),
+)
+
+credit_ledger = sa.Table(
+    "credit_ledger",
+    metadata,
+    sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True),
+    sa.Column("tenant_id", sa.String(40), sa.ForeignKey("tenants.id"), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+)
+
+rate_limit_windows = sa.Table(
+    "rate_limit_windows",
+    metadata,
+    sa.Column("key_id", sa.String(40), primary_key=True),
+    sa.Column("window_start", sa.BigInteger, primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+)
+
+# agents (issue 6): JSON columns hold exact decimals as JSON numbers (simplejson, use_decimal).
+agents = sa.Table(
+    "agents",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("tenant_id", sa.String(40), sa.ForeignKey("tenants.id"), nullable=False),
+    sa.Column("type", sa.String(20), nullable=False),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+    sa.Column("wallets", sa.Text, nullable=False),
+    sa.Column("typed_fields", sa.Text, nullable=False),
+    sa.Column("condition", sa.Text, nullable=True),
+    sa.Column("request", sa.Text, nullable=True),
+    sa.Column("intent", sa.Text, nullable=True),
+    sa.Column("rendered", sa.Text, nullable=False),
+    sa.Column("fire_headline", sa.Text, nullable=True),
+    sa.Column("cadence", sa.String(20), nullable=False),
+    sa.Column("last_checked_at", sa.BigInteger, nullable=True),
+    sa.Column("edge_state", sa.Text, nullable=True),
+    sa.Column("next_check_at", sa.BigInteger, nullable=False),
+    sa.Column("lease_owner", sa.String(80), nullable=True),
+    sa.Column("lease_until", sa.BigInteger, nullable=True),
+    sa.Column("history_reset_at", sa.BigInteger, nullable=True),
+)
+
+agent_wallets = sa.Table(
+    "agent_wallets",
+    metadata,
+    sa.Column("agent_id", sa.String(40), sa.ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("wallet_lower", sa.String(64), primary_key=True),
+)
+
+# events and their delivery (issues 7 and 8; migration 0003)
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("tenant_id", sa.String(40), sa.ForeignKey("tenants.id"), nullable=False),
+    sa.Column("agent_id", sa.String(60), nullable=False),
+    sa.Column("agent_kind", sa.String(40), nullable=False),
+    sa.Column("type", sa.String(40), nullable=False),
+    sa.Column("trigger", sa.Text, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+webhook_endpoints = sa.Table(
+    "webhook_endpoints",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("tenant_id", sa.String(40), sa.ForeignKey("tenants.id"), nullable=False),
+    sa.Column("url", sa.String(2048), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("secret_hash", sa.String(64), nullable=False),
+    sa.Column("salt", sa.String(64), nullable=False),
+    sa.Column("consecutive_dead", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("disabled_at", sa.BigInteger, nullable=True),
+)
+
+deliveries = sa.Table(
+    "deliveries",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("tenant_id", sa.String(40), nullable=False),
+    sa.Column("event_id", sa.String(40), sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("endpoint_id", sa.String(40), sa.ForeignKey("webhook_endpoints.id"), nullable=False),
+    sa.Column("state", sa.String(20), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("next_attempt_at", sa.BigInteger, nullable=False),
+    sa.Column("lease_owner", sa.String(64), nullable=True),
+    sa.Column("lease_until", sa.BigInteger, nullable=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+    sa.UniqueConstraint("event_id", "endpoint_id", name="uq_deliveries_event_endpoint"),
+)
+
+delivery_attempts = sa.Table(
+    "delivery_attempts",
+    metadata,
+    sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True),
+    sa.Column("delivery_id", sa.String(40), sa.ForeignKey("deliveries.id"), nullable=False),
+    sa.Column("attempt", sa.Integer, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("outcome", sa.String(20), nullable=False),
+    sa.Column("status_code", sa.Integer, nullable=True),
+    sa.Column("latency_ms", sa.Integer, nullable=True),
+    sa.Column("error", sa.String(500), nullable=True),
+    sa.Column("response_body", sa.String(1024), nullable=True),
+)
