@@ -1,0 +1,259 @@
+"""The plain-English agent compiler: request text in, a compiled agent, a clarification or a refusal out.
+
+Pure and rule-based. It FAILS CLOSED: it compiles only when every part of the request is understood and
+every field of the result is read from the request (see `Compiled.evidence`) or fixed by a contract rule
+(the 12:00 UTC schedule anchor, the defaults of typed fields); anything else is a clarification question
+or a refusal. It never arms a check it does not understand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from engine.agents.conditions import (
+    Condition,
+    HealthFactorMetric,
+    Metric,
+    PriceMetric,
+    YieldPoolMetric,
+)
+from engine.agents.context import Address, Request
+from engine.agents.kinds import Kind
+from engine.agents.leftovers import unread_words
+from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
+from engine.agents.phrases import (
+    CHECK_DAILY,
+    CHECK_HOURLY,
+    DISJUNCTION,
+    DISJUNCTION_ALLOWED,
+    GAS,
+    HEALTH,
+    LEADING_ACTION,
+    NEGATION,
+    NEWS,
+    PORTFOLIO,
+    TRAILING_ACTION,
+    YIELD,
+)
+from engine.agents.results import Compiled, CompileResult, Unwatchable
+from engine.agents.rules_lending import compile_health, compile_yield
+from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
+from engine.agents.rules_portfolio import compile_portfolio
+from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, take_label
+from engine.agents.scan import AssetMention, Scanner, find_addresses, normalize
+from engine.agents.vocabulary import vocabulary
+from engine.agents.wallets import is_evm_address, is_solana_address
+
+# contract: "Clarification — <question>: <picked label>"; any dash is accepted.
+_CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
+# Joins the original request and each answer; no rule reads across it.
+_SEPARATOR = " | "
+_WATCHABLE = "prices, price ratios, gas, health factors, yields, portfolio value and schedules"
+
+
+def split_clarifications(text: str) -> tuple[str, list[str]]:
+    """Split a request into the original text and the picked labels of its clarification answers.
+
+    The question part of each answer line is dropped: only what the user wrote or picked is read.
+    """
+    original: list[str] = []
+    answers: list[str] = []
+    for line in text.splitlines():
+        match = _CLARIFICATION_LINE.match(line)
+        if match is None:
+            original.append(line)
+            continue
+        rest = match.group("rest")
+        cut = rest.rfind("?:")
+        if cut >= 0:
+            answers.append(rest[cut + 2 :].strip())
+        elif ": " in rest:
+            answers.append(rest.split(": ", 1)[1].strip())
+        else:
+            answers.append(rest.strip())
+    return "\n".join(original).strip(), [a for a in answers if a]
+
+
+def compile_request(text: str, wallets: list[str]) -> CompileResult:
+    """Compile a plain-English agent request for `wallets` (already validated, 1 to 10 addresses).
+
+    Returns Compiled, NeedsClarification (answer by re-sending the original text + a blank line +
+    "Clarification — <question>: <picked label>") or Unwatchable. Never raises on any text.
+    """
+    original, answers = split_clarifications(text)
+    if not original:
+        if answers:
+            return Unwatchable(
+                "the request only answers a clarification; send the original request with the answer"
+            )
+        return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
+    raw = _SEPARATOR.join([" ".join(original.split()), *answers])
+    request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
+    if not request.wallets:
+        return Unwatchable("an agent needs at least one wallet")
+    request.addresses = _take_addresses(request, raw)
+    dropped = _drop_action(request)
+    if isinstance(dropped, Unwatchable):
+        return dropped
+    refusal = _refuse_unsafe_logic(request)
+    if refusal is not None:
+        return refusal
+    result = _dispatch(request)
+    if isinstance(result, Compiled):
+        unread = unread_words(request, result)
+        if unread:
+            shown = ", ".join(repr(word) for word in unread[:5])
+            return Unwatchable(
+                f"part of the request was not understood ({shown}); it would not be watched as asked"
+            )
+    if isinstance(result, Compiled) and dropped is not None:
+        note = (
+            f'Phase A is notify-only: the follow-on action "{dropped}" was dropped; this agent only notifies.'
+        )
+        return dataclasses.replace(result, dropped_action=dropped, note=note)
+    return result
+
+
+def compile_condition(text: str, wallets: list[str]) -> CompileResult:
+    """Compile a request for an existing `condition` agent (PATCH with `request`): like compile_request,
+    but a result of a typed kind is restated as the equivalent Condition so the agent keeps its kind and
+    id. Percent moves, portfolio moves and schedules have no condition form and are Unwatchable."""
+    result = compile_request(text, wallets)
+    if not isinstance(result, Compiled) or result.agent is None:
+        return result
+    agent = result.agent
+    metric: Metric
+    if isinstance(agent, PriceAgentCreate) and agent.pct_change is None:
+        metric = PriceMetric(coingecko_id=agent.coingecko_id, symbol=agent.asset_symbol)
+        comparator = agent.condition
+    elif isinstance(agent, HealthAgentCreate):
+        protocol = agent.lending_protocol
+        metric = HealthFactorMetric(protocol=protocol, chain=agent.chain, wallet=agent.watched_wallet)  # type: ignore[arg-type]
+        comparator = "below"
+    elif isinstance(agent, YieldAgentCreate):
+        display = next(
+            (p.display for p in vocabulary().yield_protocols.values() if p.project == agent.protocol),
+            agent.protocol,
+        )
+        metric = YieldPoolMetric(
+            project=agent.protocol,
+            protocol_display=display,
+            chain=agent.chain,
+            asset=agent.asset,
+            metric=agent.metric,
+            pool_id=agent.pool_id,
+        )
+        comparator = agent.condition
+    else:
+        return Unwatchable(
+            f"a {result.kind.value} request cannot replace a condition agent's check; create a new agent for it"
+        )
+    condition = Condition(metric=metric, comparator=comparator, threshold=agent.threshold)
+    return dataclasses.replace(
+        result, kind=Kind.CONDITION, agent=None, condition=condition, rendered=condition.render()
+    )
+
+
+def _take_addresses(request: Request, raw: str) -> tuple[Address, ...]:
+    found: list[Address] = []
+    for _, address in find_addresses(raw):
+        evm = is_evm_address(address)
+        if not evm and not is_solana_address(address):
+            continue
+        for span in request.scanner.take(re.compile(re.escape(address.lower()))):
+            found.append(Address(span, address, evm))
+    return tuple(found)
+
+
+def _drop_action(request: Request) -> str | None | Unwatchable:
+    """Consume a follow-on action ("... and then sell", "sell my eth when ..."); Phase A drops it."""
+    scanner = request.scanner
+    leading = LEADING_ACTION.search(scanner.remaining)
+    if leading is not None:
+        start, end = leading.start("verb"), leading.start("cond")
+        clause = scanner.mask(start, end)
+        request.action_assets = tuple(Scanner(clause.text).take_assets())
+        return clause.text.strip()
+    trailing = TRAILING_ACTION.search(scanner.remaining)
+    if trailing is None:
+        return None
+    start = trailing.start("verb")
+    stop = request.text.find(_SEPARATOR.strip(), start)
+    end = len(request.text) if stop < 0 else stop
+    return scanner.mask(start, end).text.strip(" .,;!")
+
+
+def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:
+    remaining = request.scanner.remaining
+    if NEGATION.search(remaining):
+        return Unwatchable("negated or exception wording (not, unless, except) cannot be watched safely")
+    if DISJUNCTION.search(DISJUNCTION_ALLOWED.sub(" ", remaining)):
+        return Unwatchable("'or' joins several conditions; create one agent per condition")
+    return None
+
+
+def _check_cadence(request: Request) -> str | None | Unwatchable:
+    hourly, daily = request.scanner.find(CHECK_HOURLY), request.scanner.find(CHECK_DAILY)
+    if hourly and daily:
+        return Unwatchable("the request names two check cadences")
+    span, cadence = (hourly[0], "hourly") if hourly else (daily[0], "daily") if daily else (None, None)
+    if span is not None and cadence is not None:
+        request.cite("cadence", span, cadence)
+    return cadence
+
+
+def _dispatch(request: Request) -> CompileResult:
+    scanner = request.scanner
+    label = None
+    if is_schedule_phrase(request):
+        label = take_label(request)
+        if not _is_measurable(request):
+            return compile_schedule(request, label)
+    families = [
+        name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
+    ]
+    if scanner.has(PORTFOLIO):
+        families.append("portfolio")
+    ratio = find_ratio(request)
+    if isinstance(ratio, Unwatchable):
+        return ratio
+    if ratio is not None:
+        families.append("ratio")
+    if len(families) > 1:
+        return Unwatchable(
+            f"the request names several metrics ({', '.join(families)}); create one agent per condition"
+        )
+    if label is not None and not families:
+        return Unwatchable("a reminder with a condition is not supported; create a price alert or a schedule")
+    check_cadence: str | None = None
+    if "portfolio" not in families:
+        cadence = _check_cadence(request)
+        if isinstance(cadence, Unwatchable):
+            return cadence
+        check_cadence = cadence
+    if families == ["gas"]:
+        return compile_gas(request, check_cadence)
+    if families == ["health"]:
+        return compile_health(request, check_cadence)
+    if families == ["yield"]:
+        return compile_yield(request, check_cadence)
+    if families == ["ratio"]:
+        assert ratio is not None
+        return compile_ratio(request, ratio, check_cadence)
+    mentions: list[AssetMention] = scanner.take_assets() or list(request.action_assets)
+    if families == ["portfolio"]:
+        return compile_portfolio(request, mentions, None)
+    if mentions:
+        return compile_price(request, mentions, check_cadence)
+    if scanner.has(NEWS):
+        return Unwatchable("news agents cannot be created through the API; describe a measurable condition")
+    return Unwatchable(f"the request has no measurable condition; watchable are {_WATCHABLE}")
+
+
+def _is_measurable(request: Request) -> bool:
+    """Whether the request (outside a reminder's label) states a metric with an amount or a move."""
+    probe = Scanner(request.scanner.remaining)
+    if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
+        return True
+    return bool(probe.take_assets()) and bool(probe.take_numbers())

@@ -1,0 +1,115 @@
+"""The fail-closed check after a rule compiles: every word of the request must have been read.
+
+A rule consumes what it uses (assets, amounts, chains, labels); keyword phrases of the compiled kind and
+filler words are accounted for here. Any other word means part of the request was not understood, so the
+compiler refuses rather than arm a check that ignores it ("eth above 4000 when the fed cuts rates").
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.agents.conditions import (
+    GasPriceMetric,
+    HealthFactorMetric,
+    PortfolioValueMetric,
+    PriceMetric,
+    PriceRatioMetric,
+    YieldPoolMetric,
+)
+from engine.agents.context import Request
+from engine.agents.kinds import Kind
+from engine.agents.phrases import (
+    ABOVE,
+    ANY_DIRECTION,
+    APR,
+    APY,
+    BELOW,
+    BORROW_SIDE,
+    CHECK_DAILY,
+    CHECK_HOURLY,
+    DISJUNCTION_ALLOWED,
+    DOWN,
+    GAS,
+    HEALTH,
+    MOVE,
+    NEUTRAL_LEVEL,
+    PORTFOLIO,
+    RATIO_WORD,
+    REMIND,
+    SUPPLY_SIDE,
+    UP,
+    WINDOW_DAY,
+    WINDOW_WEEK,
+    YIELD,
+)
+from engine.agents.results import Compiled
+from engine.agents.rules_schedule import (
+    DAILY,
+    DAY_NAME,
+    DAY_OF_MONTH,
+    EVERY_DAY_NAME,
+    FIRST_OF_MONTH,
+    LAST_OF_MONTH,
+    MONTHLY,
+    NOON_UTC,
+    TIME_OF_DAY,
+    WEEKLY,
+)
+from engine.agents.scan import Scanner
+
+# Words that carry no condition of their own in an alert or reminder request.
+_FILLER_WORDS = """
+    a about address after agent alert alerted alerting alerts all an and any are as at be because become becomes
+    before being big by can chain check checking coin coins could create crosses crossing current currently
+    did do does ever factor for from get gets getting go goes going got hard has have hey i i'm if im in into is
+    it it's its just know let level like make mark market me message monitor my network new notification
+    notifications notify now of on once please ping pool position positions price priced prices quickly right s
+    send set sharply soon spot starting suddenly tell than that the then there this to token total track trades
+    trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
+    also
+"""
+FILLER = frozenset(_FILLER_WORDS.split())
+# Phrases every alert may carry: comparators, move words, "remind me".
+_ALERT_PHRASES = (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION, DISJUNCTION_ALLOWED, REMIND)
+_SCHEDULE_PHRASES = {
+    "daily": (DAILY,),
+    "weekly": (WEEKLY, EVERY_DAY_NAME, DAY_NAME),
+    "monthly": (MONTHLY, DAY_OF_MONTH, FIRST_OF_MONTH, LAST_OF_MONTH),
+}
+_WORD = re.compile(r"[^\W_]+(?:['.,:][^\W_]+)*")
+
+
+def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
+    if result.kind is Kind.SCHEDULE:
+        # A time of day was confirmed as 12:00 UTC before a schedule compiles.
+        return (REMIND, NOON_UTC, TIME_OF_DAY, *_SCHEDULE_PHRASES.get(result.cadence, ()))
+    checks = (CHECK_HOURLY, CHECK_DAILY, *_ALERT_PHRASES)
+    metric = None if result.condition is None else result.condition.metric
+    if result.kind in (Kind.AAVE_HEALTH, Kind.SPARK_HEALTH) or isinstance(metric, HealthFactorMetric):
+        return (HEALTH, *checks)
+    if result.kind is Kind.YIELD or isinstance(metric, YieldPoolMetric):
+        return (YIELD, APR, APY, SUPPLY_SIDE, BORROW_SIDE, *checks)
+    if isinstance(metric, GasPriceMetric):
+        return (GAS, *checks)
+    if result.kind is Kind.PORTFOLIO or isinstance(metric, PortfolioValueMetric):
+        return (PORTFOLIO, WINDOW_DAY, WINDOW_WEEK, *_ALERT_PHRASES)
+    if isinstance(metric, PriceRatioMetric):
+        return (RATIO_WORD, *checks)
+    if result.kind is Kind.PRICE or isinstance(metric, PriceMetric):
+        return checks
+    return ()
+
+
+def unread_words(request: Request, result: Compiled) -> list[str]:
+    """Words of the request that neither the rule nor the compiled kind's phrases account for."""
+    probe = Scanner(request.scanner.remaining)
+    for pattern in _accounted(result):
+        probe.take(pattern)
+    if result.kind is Kind.PRICE or (
+        result.condition is not None and result.condition.metric.type == "price"
+    ):
+        # A chain name is harmless context for a market price ("eth on base above 4000"); other kinds
+        # consume the chain they use and refuse a second one.
+        probe.take_chains(bare=True)
+    return [word for word in _WORD.findall(probe.remaining) if word not in FILLER]

@@ -1,0 +1,102 @@
+"""Keyword phrases of the plain-English compiler, grouped by what they signal."""
+
+from __future__ import annotations
+
+import re
+
+from engine.agents.scan import words
+
+# Level comparators: the value ends at or beyond a threshold.
+ABOVE = words(
+    "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
+    "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
+)  # fmt: skip
+BELOW = words(
+    "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
+)  # fmt: skip
+# The plain direction words, which contradict an opposite move ("rises 10% below").
+STRICT_ABOVE = words("above")
+STRICT_BELOW = words("below", "under")
+# A target level with no direction: "hits 4000".
+NEUTRAL_LEVEL = words(
+    "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals"
+)
+# Directions of a move.
+UP = words(
+    "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",
+    "climb", "increases", "increase", "surges", "surge", "spikes", "spike", "moons", "grows", "goes up",
+    "higher", "rallies", "rally",
+)  # fmt: skip
+DOWN = words(
+    "down", "drops", "drop", "dropping", "dropped", "falls", "fall", "falling", "fell", "dumps", "dump",
+    "declines", "decline", "decreases", "decrease", "tanks", "tank", "crashes", "crash", "dips", "dip",
+    "loses", "lose", "sinks", "sink", "slides", "slide", "plunges", "plunge", "lower", "goes down",
+    "depegs", "depeg", "depegging",
+)  # fmt: skip
+# A move of unstated direction or size.
+MOVE = words(
+    "moves", "move", "moving", "changes", "change", "swings", "swing", "a lot", "volatile", "big move"
+)
+# "either way": accepted as an explicit choice of both directions for portfolio moves.
+ANY_DIRECTION = re.compile(r"\bany\s+\S+\s+move\b|\beither (?:way|direction)\b|\bup or down\b|\bdown or up\b")
+
+NEGATION = re.compile(r"n't\b|\bnot\b|\bnever\b|\bunless\b|\bexcept\b|\bwithout\b|\bno longer\b")
+# "A or B" joins two conditions, except in the phrases that mean "either direction".
+DISJUNCTION = re.compile(r"\bor\b")
+DISJUNCTION_ALLOWED = re.compile(r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b")
+
+# Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
+_ACTION_VERBS = (
+    r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
+    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral"
+)
+TRAILING_ACTION = re.compile(
+    r"(?:\band then\b|\bthen\b|\band\b|,|;|&|\+)\s*(?:(?:also|please|auto|automatically|immediately|go)\s+)*"
+    r"(?P<verb>(?:" + _ACTION_VERBS + r"))\b"
+)
+LEADING_ACTION = re.compile(
+    r"^(?:please\s+)?(?:(?:auto|automatically)\s+)?(?P<verb>(?:" + _ACTION_VERBS + r"))\b"
+    r"(?P<clause>.*?)\b(?P<cond>when|if|once|as soon as|whenever)\b"
+)
+
+# Families of measurable metrics.
+GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
+HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
+YIELD = words(
+    "apy", "apr", "yield", "yields", "supply rate", "borrow rate", "interest rate", "lending rate",
+    "deposit rate", "supply apy", "borrow apy",
+)  # fmt: skip
+APR = words("apr")
+APY = words("apy")
+SUPPLY_SIDE = words("supply", "supplying", "deposit", "lending", "lend", "earn", "savings")
+BORROW_SIDE = words("borrow", "borrowing", "borrow cost", "debt")
+PORTFOLIO = words(
+    "portfolio", "net worth", "holdings", "my bag", "my bags", "total balance", "wallet value",
+    "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
+)  # fmt: skip
+RATIO_WORD = words("ratio")
+NEWS = words(
+    "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"
+)
+
+# Time windows of portfolio moves.
+WINDOW_DAY = words(
+    "24h", "24 h", "24 hours", "24hrs", "24 hrs", "a day", "one day", "1 day", "1d", "today", "daily"
+)
+WINDOW_WEEK = words("7d", "7 days", "a week", "one week", "1 week", "1w", "this week", "weekly", "seven days")
+# "1m" is left out: in an amount it means a million.
+WINDOW_OTHER = re.compile(r"\b\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?|months?)\b")
+
+# A time window on a price move; price moves are measured from a reference price instead.
+PRICE_WINDOW = re.compile(
+    r"\b(?:in|within|over|during)\s+(?:the\s+)?(?:last\s+|past\s+|next\s+)?(?:an?\s+|one\s+|\d+\s*)?"
+    r"(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?|months?)\b"
+    r"|\b\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?)\b|\btoday\b|\bthis week\b|\bintraday\b"
+)
+FROM_STARTING_PRICE = words("from the starting price")
+
+# Cadence words that turn an alert into a condition checked at that cadence.
+CHECK_HOURLY = words("hourly", "every hour", "each hour", "once an hour")
+CHECK_DAILY = words("daily", "every day", "each day", "once a day")
+
+REMIND = words("remind", "reminder", "reminders", "ping me", "nudge me")

@@ -1,0 +1,265 @@
+"""Lexical scanning for the plain-English compiler: finds numbers, assets, chains, protocols, addresses
+and keywords in a request, each with the exact text it came from, so every compiled field has a trace.
+
+A `Scanner` masks what it has consumed, so a span is read once: an address is never read as a number, a
+chain named after "on" is never read as an asset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache
+
+from engine.agents.vocabulary import Asset, YieldProtocol, vocabulary
+
+# Multipliers of shorthand amounts ("4k", "1.2m", "2bn").
+_MULTIPLIERS = {
+    "k": Decimal(1000),
+    "m": Decimal(10**6),
+    "mm": Decimal(10**6),
+    "b": Decimal(10**9),
+    "bn": Decimal(10**9),
+}
+_UNITS = {
+    "%": "%",
+    "percent": "%",
+    "pct": "%",
+    "gwei": "gwei",
+    "usd": "usd",
+    "usdc": "usd",
+    "usdt": "usd",
+    "dollar": "usd",
+    "dollars": "usd",
+    "bucks": "usd",
+}
+_NUMBER_RE = re.compile(
+    r"(?<![\w.$,])(?<!\d:)(?P<cur>\$\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:\s?(?P<mult>k|mm|m|bn|b)(?![\w]))?"
+    r"(?:\s?(?P<unit>%|percent(?!\w)|pct(?!\w)|gwei(?!\w)|usdc(?!\w)|usdt(?!\w)|usd(?!\w)|dollars?(?!\w)|bucks(?!\w)))?"
+    r"(?!\w)(?!\.\d)(?!,\d)(?!:\d)"
+)
+_EVM_ADDRESS_RE = re.compile(r"(?<![\w])0x[0-9a-fA-F]{40}(?![\w])")
+_SOLANA_ADDRESS_RE = re.compile(r"(?<![\w])[1-9A-HJ-NP-Za-km-z]{32,44}(?![\w])")
+_UUID_RE = re.compile(r"(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-])")
+_CHAIN_CONTEXT_BEFORE = re.compile(r"(?:\bon|\bin|\bat|\bvia|\bover)\s+(?:the\s+)?$")
+_CHAIN_CONTEXT_AFTER = re.compile(r"^\s+(?:chain|mainnet|network|l2)\b")
+
+_REPLACEMENTS = {
+    "\u2019": "'",
+    "\u2018": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2265": ">=",
+    "\u2264": "<=",
+    "\u00a0": " ",
+}
+
+
+def normalize(text: str) -> str:
+    """Lower-case the request, unify quotes, dashes and comparison signs, and collapse whitespace."""
+    for old, new in _REPLACEMENTS.items():
+        text = text.replace(old, new)
+    return " ".join(text.lower().split())
+
+
+def parse_amount(text: str) -> Decimal | None:
+    """The value of an amount as written ("$4,000", "4.5k", "10%", "12 gwei"); None if it is not one."""
+    match = _NUMBER_RE.fullmatch(text.strip())
+    return None if match is None else _amount_value(match)
+
+
+def _amount_value(match: re.Match[str]) -> Decimal | None:
+    try:
+        value = Decimal(match.group("num").replace(",", ""))
+    except InvalidOperation:
+        return None
+    if match.group("mult"):
+        value *= _MULTIPLIERS[match.group("mult")]
+    return value
+
+
+def display(value: Decimal) -> str:
+    """A decimal for people: thousands separators, no exponent, no trailing zeros."""
+    return f"{value.normalize():,f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of the request: where it is and its text."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """An amount in the request; unit is "%", "gwei", "usd" or None."""
+
+    span: Span
+    value: Decimal
+    unit: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AssetMention:
+    span: Span
+    asset: Asset
+
+
+@dataclass(frozen=True, slots=True)
+class ChainMention:
+    span: Span
+    chain: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolMention:
+    span: Span
+    protocol: YieldProtocol
+
+
+def _alternation(aliases: list[str]) -> str:
+    ordered = sorted(set(aliases), key=len, reverse=True)
+    return "|".join(re.escape(alias) for alias in ordered)
+
+
+def _alias_pattern(aliases: list[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w/$-])(" + _alternation(aliases) + r")(?![\w-])")
+
+
+@cache
+def _asset_index() -> tuple[re.Pattern[str], dict[str, Asset]]:
+    index = {alias: asset for asset in vocabulary().assets for alias in asset.aliases}
+    return _alias_pattern(list(index)), index
+
+
+@cache
+def _chain_index() -> tuple[re.Pattern[str], dict[str, str]]:
+    index = {alias: slug for slug, aliases in vocabulary().chains.items() for alias in aliases}
+    return _alias_pattern(list(index)), index
+
+
+@cache
+def _protocol_index() -> tuple[re.Pattern[str], dict[str, YieldProtocol]]:
+    index = {alias: p for p in vocabulary().yield_protocols.values() for alias in p.aliases}
+    return _alias_pattern(list(index)), index
+
+
+class Scanner:
+    """Consumes a normalized request piece by piece; consumed text is masked for later scans."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._masked = list(text)
+
+    @property
+    def remaining(self) -> str:
+        """The request with consumed spans blanked out (same length as `text`)."""
+        return "".join(self._masked)
+
+    def _mask(self, start: int, end: int) -> Span:
+        self._masked[start:end] = " " * (end - start)
+        return Span(start, end, self.text[start:end])
+
+    def take(self, pattern: re.Pattern[str]) -> list[Span]:
+        """Consume every match of `pattern` in what remains."""
+        return [self._mask(m.start(), m.end()) for m in list(pattern.finditer(self.remaining))]
+
+    def take_matches(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Consume every match of `pattern` in what remains and return the matches (groups included)."""
+        matches = list(pattern.finditer(self.remaining))
+        for match in matches:
+            self._mask(match.start(), match.end())
+        return matches
+
+    def mask(self, start: int, end: int) -> Span:
+        """Consume an explicit range."""
+        return self._mask(start, end)
+
+    def span_of(self, match: re.Match[str], group: str | int = 0) -> Span:
+        """The span of a match group, with the request's text."""
+        return Span(match.start(group), match.end(group), self.text[match.start(group) : match.end(group)])
+
+    def find(self, pattern: re.Pattern[str]) -> list[Span]:
+        """Every match of `pattern` in what remains, without consuming it."""
+        return [
+            Span(m.start(), m.end(), self.text[m.start() : m.end()]) for m in pattern.finditer(self.remaining)
+        ]
+
+    def has(self, pattern: re.Pattern[str]) -> bool:
+        return pattern.search(self.remaining) is not None
+
+    def take_numbers(self) -> list[Number]:
+        """Consume every amount that remains."""
+        numbers = []
+        for match in list(_NUMBER_RE.finditer(self.remaining)):
+            value = _amount_value(match)
+            if value is None:
+                continue
+            unit = _UNITS.get(match.group("unit") or "")
+            if match.group("cur"):
+                unit = unit or "usd"
+            numbers.append(Number(self._mask(match.start(), match.end()), value, unit))
+        return numbers
+
+    def take_uuids(self) -> list[Span]:
+        return self.take(_UUID_RE)
+
+    def take_chains(self, bare: bool) -> list[ChainMention]:
+        """Consume chain names written as "on X", "X chain", ...; with `bare`, any chain name."""
+        pattern, index = _chain_index()
+        found = []
+        for match in list(pattern.finditer(self.remaining)):
+            before, after = self.remaining[: match.start()], self.remaining[match.end() :]
+            explicit = _CHAIN_CONTEXT_BEFORE.search(before) or _CHAIN_CONTEXT_AFTER.match(after)
+            if explicit or bare:
+                found.append(ChainMention(self._mask(match.start(), match.end()), index[match.group(1)]))
+        return found
+
+    def take_assets(self) -> list[AssetMention]:
+        pattern, index = _asset_index()
+        return [
+            AssetMention(self._mask(m.start(), m.end()), index[m.group(1)])
+            for m in list(pattern.finditer(self.remaining))
+        ]
+
+    def take_protocols(self) -> list[ProtocolMention]:
+        pattern, index = _protocol_index()
+        return [
+            ProtocolMention(self._mask(m.start(), m.end()), index[m.group(1)])
+            for m in list(pattern.finditer(self.remaining))
+        ]
+
+
+def asset_alias_group(name: str) -> str:
+    """A named regex group matching any asset alias, for patterns that combine assets (ratios)."""
+    return rf"(?<![\w$])(?P<{name}>" + _alternation(list(_asset_index()[1])) + r")(?![\w])"
+
+
+def asset_for_alias(alias: str) -> Asset | None:
+    """The asset a (normalized) alias names."""
+    return _asset_index()[1].get(alias)
+
+
+def chain_for_alias(alias: str) -> str | None:
+    """The chain slug a (normalized) alias names."""
+    return _chain_index()[1].get(alias)
+
+
+def find_addresses(raw: str) -> Iterator[tuple[int, str]]:
+    """Wallet-looking addresses in the original (case-preserved) request: (position, address)."""
+    for pattern in (_EVM_ADDRESS_RE, _SOLANA_ADDRESS_RE):
+        for match in pattern.finditer(raw):
+            yield match.start(), match.group(0)
+
+
+def words(*alternatives: str) -> re.Pattern[str]:
+    """A pattern matching any of the phrases as whole words (spaces match any whitespace)."""
+    body = "|".join(re.escape(a).replace(r"\ ", r"\s+") for a in sorted(alternatives, key=len, reverse=True))
+    return re.compile(r"(?<![\w])(?:" + body + r")(?![\w])")

@@ -1,0 +1,120 @@
+"""Amounts as written -> amounts on the wire, with balances and prices that were handed in.
+
+What is resolved here and what stays symbolic (docs/decisions.md):
+- exact token amounts pass through (rejected when they carry more decimals than the token has);
+- `max` / all / everything stay the literal "max": the planner and /steps/reencode size them at sign time;
+  a known zero balance is refused instead;
+- a fraction (half, 25%) is resolved here from the balance, rounded down to the token's decimals;
+- a US-dollar amount ("$100 worth of ETH") is resolved here from a handed-in USD price, rounded down;
+- a step fed by the previous step's output is the literal "chained".
+Without the balance or price, the parser asks how much instead of guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal, localcontext
+from typing import Final
+
+from engine.intents.reader import AmountSpec
+
+# Digits of decimal arithmetic here: a uint256 has 78 digits, so every raw token amount fits.
+_PRECISION: Final = 80
+
+# Largest amount (in token units) the parser accepts; beyond it no token supply reaches, so it is a typo.
+MAX_AMOUNT: Final = Decimal(10) ** 30
+
+
+def address_key(address: str) -> str:
+    """Balances are keyed by this form of an address (EVM lower case, base58 as is)."""
+    return address.lower() if address.startswith("0x") else address
+
+
+@dataclass(slots=True)
+class Facts:
+    """Balances and prices known to this resolution, and the lookups that failed."""
+
+    # (address_key or "*", chain) -> {asset symbol: amount in token units}
+    balances: dict[tuple[str, str], dict[str, Decimal]] = field(default_factory=dict)
+    # (chain, asset symbol) -> USD price of one token
+    prices: dict[tuple[str, str], Decimal] = field(default_factory=dict)
+    failed_balances: set[tuple[str, str]] = field(default_factory=set)
+    failed_prices: set[tuple[str, str]] = field(default_factory=set)
+
+    def holdings(self, address: str, chain: str) -> Mapping[str, Decimal] | None:
+        """Known holdings of an address on a chain, or None when nothing is known."""
+        exact = self.balances.get((address_key(address), chain))
+        return exact if exact is not None else self.balances.get(("*", chain))
+
+    def balance(self, address: str, chain: str, asset: str) -> Decimal | None:
+        """A known balance (case-insensitive symbol), or None when it is not known."""
+        holdings = self.holdings(address, chain)
+        if holdings is None:
+            return None
+        for symbol, amount in holdings.items():
+            if symbol.lower() == asset.lower():
+                return amount
+        return None
+
+    def balance_failed(self, address: str, chain: str) -> bool:
+        return (address_key(address), chain) in self.failed_balances
+
+
+def quantum(decimals: int) -> Decimal:
+    """The smallest unit of a token with that many decimals, as a Decimal exponent."""
+    return Decimal(1).scaleb(-decimals)
+
+
+def fits_decimals(value: Decimal, decimals: int) -> bool:
+    """True when the value has no more fractional digits than the token allows."""
+    exponent = value.normalize().as_tuple().exponent
+    return isinstance(exponent, int) and exponent >= -decimals
+
+
+def tidy(value: Decimal) -> Decimal:
+    """A whole number without a needless fraction or exponent: 1500.0 -> 1500, 1E+3 -> 1000."""
+    with localcontext(prec=_PRECISION):
+        return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
+
+
+def share_of(balance: Decimal, share: Decimal, decimals: int) -> Decimal:
+    """share x balance, rounded down to the token's smallest unit (never more than the balance)."""
+    with localcontext(prec=_PRECISION):
+        return (balance * share).quantize(quantum(decimals), rounding=ROUND_DOWN)
+
+
+def usd_to_tokens(usd: Decimal, price: Decimal, decimals: int) -> Decimal:
+    """How many tokens `usd` dollars buy at `price`, rounded down to the token's smallest unit."""
+    with localcontext(prec=_PRECISION):
+        return (usd / price).quantize(quantum(decimals), rounding=ROUND_DOWN)
+
+
+def describe_amount(spec: AmountSpec | None, asset: str | None) -> str:
+    """Prose for an amount as written: "100 USDC", "half of your ETH", "$100 of ETH"."""
+    name = asset or "tokens"
+    if spec is None:
+        return name
+    if spec.kind == "exact":
+        return f"{plain(spec.value)} {name}"
+    if spec.kind == "usd":
+        return f"${plain(spec.value)} of {name}"
+    if spec.kind == "fraction":
+        return f"{_percent(spec.value)} of your {name}"
+    if spec.kind == "max":
+        return f"all of your {name}"
+    return f"the {name} from the previous step"
+
+
+def _percent(share: Decimal | None) -> str:
+    if share == Decimal("0.5"):
+        return "half"
+    value = (share or Decimal(0)) * 100
+    return f"{value.quantize(Decimal('0.01')).normalize():f}%"
+
+
+def plain(value: Decimal | None) -> str:
+    """A decimal without exponent or trailing zeros: 1E+3 -> "1000", 12.50 -> "12.5"."""
+    if value is None:
+        return "?"
+    return f"{value.normalize():f}"

@@ -1,0 +1,132 @@
+"""Multi-turn: earlier turns of conversation_context, and follow-ups that change one slot of the last
+request ("do the same on arbitrum", "same but 50", "same with usdt")."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from engine.intents.clarify import split_answers
+from engine.intents.clauses import split_steps
+from engine.intents.lexer import tokenize
+from engine.intents.lexicon import Lexicon
+from engine.intents.models import CONTEXT_MAX_CHARS
+from engine.intents.reader import Draft, Item, read_clause
+
+# Contract: "about 8 turns at most" of context are kept.
+MAX_TURNS: Final = 8
+
+# Contract: each turn is "User: <text>" or "Flip: <text>" (the assistant label as the service sends it).
+_TURN: Final = re.compile(r"^\s*(?P<who>user|flip)\s*:\s?(?P<text>.*)$", re.IGNORECASE)
+
+
+def recent_turns(context: str | None) -> list[tuple[str, str]]:
+    """The last turns as (speaker, text), speaker `user` or `flip`, from the last 6000 characters.
+
+    A line without a label continues the turn before it; a turn cut by the truncation is dropped.
+    """
+    if not context:
+        return []
+    cut = len(context) > CONTEXT_MAX_CHARS
+    block = context[-CONTEXT_MAX_CHARS:]
+    lines = block.splitlines()
+    if cut and lines:
+        lines = lines[1:]
+    turns: list[tuple[str, str]] = []
+    for line in lines:
+        match = _TURN.match(line)
+        if match is not None:
+            turns.append((match.group("who").lower(), match.group("text").strip()))
+        elif turns and line.strip():
+            who, text = turns[-1]
+            turns[-1] = (who, f"{text}\n{line.strip()}")
+    return turns[-MAX_TURNS:]
+
+
+def read_request(text: str, lexicon: Lexicon) -> list[Draft]:
+    """The drafts of a request text, one per step (clarification lines are not part of it)."""
+    return [read_clause(piece) for piece in split_steps(lexicon.read(tokenize(text)))]
+
+
+def is_follow_up(drafts: Sequence[Draft]) -> bool:
+    """A turn with no action of its own that changes something ("same but 50", "what about base")."""
+    if len(drafts) != 1 or drafts[0].action is not None:
+        return False
+    draft = drafts[0]
+    return draft.follow_up or bool(
+        draft.items
+        or draft.loose_amount
+        or draft.on_chain
+        or draft.to_chain
+        or draft.from_chain
+        or draft.bare_chains
+        or draft.protocol
+    )
+
+
+def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
+    """A copy of the prior request's drafts with the slots the follow-up names replaced."""
+    drafts = copy.deepcopy(list(prior))
+    first = drafts[0]
+    chains = [change.on_chain, change.from_chain, *change.bare_chains]
+    new_chain = next((chain for chain in chains if chain is not None), None)
+    if change.to_chain is not None:
+        first.to_chain = change.to_chain
+    if change.from_chain is not None:
+        first.from_chain = change.from_chain
+    if new_chain is not None and change.from_chain is None:
+        old = first.on_chain or first.from_chain or (first.bare_chains[0] if first.bare_chains else None)
+        if old is None:
+            first.on_chain = new_chain
+        for draft in drafts:
+            _replace_chain(draft, old, new_chain)
+    new_amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
+    new_asset = next((item.asset for item in change.items if item.asset), None)
+    if new_asset is not None:
+        old_asset = first.items[0].asset if first.items else None
+        for draft in drafts:
+            for item in draft.items:
+                if item.asset == old_asset:
+                    item.asset = new_asset
+        if not first.items:
+            first.items.append(Item(new_asset, None))
+    if new_amount is not None:
+        if first.items:
+            first.items[0].amount = new_amount
+        else:
+            first.loose_amount = new_amount
+    if change.protocol is not None:
+        first.protocol = change.protocol
+    if change.addresses:
+        first.addresses = list(change.addresses)
+    return drafts
+
+
+def _replace_chain(draft: Draft, old: str | None, new: str) -> None:
+    if old is None:
+        return
+    if draft.on_chain == old:
+        draft.on_chain = new
+    if draft.from_chain == old:
+        draft.from_chain = new
+    draft.bare_chains = [new if chain == old else chain for chain in draft.bare_chains]
+
+
+def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], list[tuple[str, str]]] | None:
+    """The drafts of the latest user request in the context, with its own follow-ups applied, and the
+    clarification answers given along the way (so a follow-up is not asked them again)."""
+    prior: list[Draft] | None = None
+    answers: list[tuple[str, str]] = []
+    for who, text in recent_turns(context):
+        if who != "user":
+            continue
+        body, pairs = split_answers(text)
+        drafts = read_request(body, lexicon)
+        if prior is not None and is_follow_up(drafts):
+            prior = apply_follow_up(prior, drafts[0])
+            answers.extend(pairs)
+        elif drafts and any(draft.action is not None for draft in drafts):
+            prior, answers = drafts, list(pairs)
+    return None if prior is None else (prior, answers)

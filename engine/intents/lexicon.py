@@ -1,0 +1,154 @@
+"""Tokens -> lexemes: which chain, asset, protocol or verb a word (or a run of words) names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Final
+
+from engine.intents.lexer import Token, TypoIndex
+from engine.intents.universe import AssetUniverse
+from engine.intents.vocabulary import (
+    EVERYTHING_WORDS,
+    FOLLOW_UP_WORDS,
+    FOR_WORDS,
+    FRACTION_WORDS,
+    FROM_WORDS,
+    LIQUIDITY_WORDS,
+    MAX_WORDS,
+    NUMBER_WORDS,
+    ON_WORDS,
+    PERCENT_WORDS,
+    PLAIN_WORDS,
+    PRONOUNS,
+    PROTOCOL_ALIASES,
+    SCALES,
+    STEP_JOINERS,
+    TO_WORDS,
+    UNSUPPORTED,
+    USD_WORDS,
+    VERBS,
+    WITH_WORDS,
+)
+
+# Longest alias, in words, the lexicon tries to match ("binance smart chain").
+_MAX_PHRASE_WORDS: Final = 3
+
+# Words of the parser's own grammar: typo targets too ("liquidty" -> "liquidity").
+_GRAMMAR_WORDS: Final[frozenset[str]] = (
+    LIQUIDITY_WORDS
+    | EVERYTHING_WORDS
+    | MAX_WORDS
+    | frozenset(FRACTION_WORDS)
+    | frozenset(NUMBER_WORDS)
+    | PRONOUNS
+    | FOLLOW_UP_WORDS
+    | frozenset({"worth", "rewards", "wallet"})
+)
+
+# Words the reader understands without a table entry, so they are never typo-corrected.
+_KNOWN_WORDS: Final[frozenset[str]] = (
+    PLAIN_WORDS
+    | FROM_WORDS
+    | TO_WORDS
+    | ON_WORDS
+    | WITH_WORDS
+    | FOR_WORDS
+    | STEP_JOINERS
+    | USD_WORDS
+    | frozenset(SCALES)
+    | frozenset(UNSUPPORTED)
+    | PERCENT_WORDS
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lexeme:
+    """A classified token run. kind: chain, asset, protocol, verb, number, number_word, evm, sol, punct,
+    word (a word of the grammar or of plain English) or unknown (a word nobody knows, maybe a token).
+
+    A word naming both a chain and an asset ("eth", "sol", "bnb") carries both `chain` and `asset`.
+    """
+
+    kind: str
+    text: str
+    chain: str | None = None
+    asset: str | None = None
+    protocol: str | None = None
+    action: str | None = None
+    token: Token | None = None
+
+
+class Lexicon:
+    """The words of one asset universe; build once and reuse (construction walks the registry aliases)."""
+
+    def __init__(self, universe: AssetUniverse) -> None:
+        self.universe = universe
+        self._chains = {tuple(alias.split()): slug for alias, slug in universe.chain_aliases().items()}
+        self._assets = {tuple(alias.split()): symbol for alias, symbol in universe.asset_aliases().items()}
+        known_protocols = {name.lower() for name in universe.protocol_names()}
+        self._protocols: dict[tuple[str, ...], str] = {(name,): name for name in known_protocols}
+        for alias, name in PROTOCOL_ALIASES.items():
+            if name in known_protocols:
+                self._protocols[(alias,)] = name
+        entries: dict[str, str] = {}
+        for table, tag in ((self._chains, "chain"), (self._assets, "asset"), (self._protocols, "protocol")):
+            for words, value in table.items():
+                if len(words) == 1:
+                    entries.setdefault(words[0], f"{tag}:{value}")
+        for verb in VERBS:
+            entries.setdefault(verb, f"verb:{verb}")
+        for word in _GRAMMAR_WORDS | FROM_WORDS | TO_WORDS | ON_WORDS | WITH_WORDS:
+            entries.setdefault(word, f"word:{word}")
+        self._typos = TypoIndex(entries, _KNOWN_WORDS)
+
+    def read(self, tokens: Sequence[Token]) -> list[Lexeme]:
+        """Classify tokens, matching multi-word aliases greedily and correcting single-word typos."""
+        lexemes: list[Lexeme] = []
+        index = 0
+        while index < len(tokens):
+            lexeme, used = self._read_at(tokens, index)
+            lexemes.append(lexeme)
+            index += used
+        return lexemes
+
+    def _read_at(self, tokens: Sequence[Token], index: int) -> tuple[Lexeme, int]:
+        token = tokens[index]
+        if token.kind != "word":
+            return Lexeme(token.kind, token.text, token=token), 1
+        for size in range(_MAX_PHRASE_WORDS, 1, -1):
+            window = tokens[index : index + size]
+            if len(window) == size and all(item.kind == "word" for item in window):
+                lexeme = self._lookup(tuple(item.text for item in window))
+                if lexeme is not None:
+                    return lexeme, size
+        word = token.text
+        lexeme = self._lookup((word,))
+        if lexeme is not None:
+            return lexeme, 1
+        if word in NUMBER_WORDS:
+            # A number word counts as an amount only before an asset (checked by the reader).
+            return Lexeme("number_word", word, token=Token("number", word, Decimal(NUMBER_WORDS[word]))), 1
+        if word in _KNOWN_WORDS or word in _GRAMMAR_WORDS:
+            return Lexeme("word", word), 1
+        corrected = self._typos.correct(word)
+        if corrected is not None:
+            fixed = self._lookup((corrected,))
+            if fixed is not None:
+                return fixed, 1
+            return Lexeme("word", corrected), 1
+        return Lexeme("unknown", word), 1
+
+    def _lookup(self, words: tuple[str, ...]) -> Lexeme | None:
+        text = " ".join(words)
+        chain = self._chains.get(words)
+        asset = self._assets.get(words)
+        if chain is not None or asset is not None:
+            return Lexeme("chain" if asset is None else "asset", text, chain=chain, asset=asset)
+        protocol = self._protocols.get(words)
+        if protocol is not None:
+            return Lexeme("protocol", text, protocol=protocol)
+        if len(words) == 1 and words[0] in VERBS:
+            return Lexeme("verb", text, action=VERBS[words[0]])
+        return None

@@ -1,0 +1,204 @@
+"""The wire shapes of POST /intent: the request it reads and the IntentResponse it answers.
+
+Amounts are Decimal end to end (never float). Intents and clarifications drop their None fields when
+dumped, so only the fields an action needs appear on the wire.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Final, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
+
+from engine.actions import ACTIONS
+
+# Contract: the literal strings `max` and `chained` are allowed in place of a number.
+SymbolicAmount = Literal["max", "chained"]
+Amount = Decimal | SymbolicAmount
+
+# Contract limits of POST /intent: prompt 1 to 2000 chars; conversation_context up to 6000 chars.
+PROMPT_MAX_CHARS: Final = 2000
+CONTEXT_MAX_CHARS: Final = 6000
+
+# Per-action fields (the contract leaves them "not shown"; recorded in docs/decisions.md). A tuple entry
+# means "one of these". `wallet` is set on top when the request carries several addresses of one family.
+REQUIRED_FIELDS: Final[dict[str, tuple[str | tuple[str, ...], ...]]] = {
+    "transfer": ("asset", "chain", "amount", "recipient"),
+    "sweep": ("from_chain", "to_chain", "amount"),
+    "bridge": ("asset", "from_chain", "to_chain", "amount", "protocol"),
+    "deposit": ("asset", "chain", "amount", ("protocol", "vault_address")),
+    "withdraw": ("asset", "chain", "amount", ("protocol", "vault_address")),
+    "stake": ("asset", "chain", "amount", "protocol"),
+    "unstake": ("asset", "chain", "amount", "protocol"),
+    "claim": ("chain", "protocol"),
+    "approve": ("asset", "chain", "amount", ("protocol", "vault_address")),
+    "swap": ("asset", "to_asset", "chain", "amount", "protocol"),
+    "borrow": ("asset", "chain", "amount", "protocol"),
+    "repay": ("asset", "chain", "amount", "protocol"),
+    "lp-add": ("asset", "chain", "amount", "protocol", "pool_id"),
+    "lp-remove": ("chain", "amount", "protocol", "pool_id"),
+    "lp-collect": ("chain", "protocol", "pool_id"),
+}
+
+# Fields an action may carry beyond its required ones.
+OPTIONAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "sweep": ("asset",),
+    "claim": ("asset",),
+    "deposit": ("vault_address", "protocol"),
+    "withdraw": ("vault_address", "protocol"),
+    "approve": ("vault_address", "protocol"),
+}
+
+
+def fields_of(action: str) -> tuple[str, ...]:
+    """Every field an intent of this action may carry: required ones, their alternatives, optional ones."""
+    names: list[str] = []
+    for entry in (*REQUIRED_FIELDS[action], *OPTIONAL_FIELDS.get(action, ())):
+        for name in entry if isinstance(entry, tuple) else (entry,):
+            if name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+def _no_float(value: Any) -> Any:
+    # Money is exact: a float has already lost digits, so it is refused rather than converted.
+    if isinstance(value, float):
+        raise ValueError("amounts must be exact decimals (a string or Decimal), not floats")
+    return value
+
+
+def _drop_none(handler: SerializerFunctionWrapHandler, value: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = handler(value)
+    return {key: item for key, item in dumped.items() if item is not None}
+
+
+class Wallet(BaseModel):
+    """A wallet of the request: an address and the chain slug it was given for."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    address: str = Field(min_length=1)
+    chain: str = Field(min_length=1)
+
+
+class Balance(BaseModel):
+    """A holding the caller already knows (contract: Balance fields not shown; this is our shape)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    chain: str
+    asset: str
+    amount: Decimal = Field(ge=0, allow_inf_nan=False)
+    address: str | None = None
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _exact_amount(cls, value: Any) -> Any:
+        return _no_float(value)
+
+
+class IntentRequest(BaseModel):
+    """The body of POST /intent as the engine reads it (options are the gateway's business)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    prompt: str = Field(min_length=1, max_length=PROMPT_MAX_CHARS)
+    wallets: tuple[Wallet, ...] = Field(min_length=1)
+    balances: tuple[Balance, ...] | None = None
+    conversation_context: str | None = None
+    clarify_follow_up: bool = False
+
+
+class Intent(BaseModel):
+    """One thing to do. Only the fields its action needs are set (see REQUIRED_FIELDS)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: str
+    asset: str | None = None
+    to_asset: str | None = None
+    protocol: str | None = None
+    chain: str | None = None
+    from_chain: str | None = None
+    to_chain: str | None = None
+    amount: Amount | None = None
+    recipient: str | None = None
+    wallet: str | None = None
+    pool_id: str | None = None
+    vault_address: str | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _known_action(cls, value: str) -> str:
+        if value not in ACTIONS:
+            raise ValueError(f"unknown action {value!r}")
+        return value
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _exact_amount(cls, value: Any) -> Any:
+        return _no_float(value)
+
+    @field_validator("amount")
+    @classmethod
+    def _positive_amount(cls, value: Amount | None) -> Amount | None:
+        if isinstance(value, Decimal) and (not value.is_finite() or value <= 0):
+            raise ValueError("amount must be a positive finite decimal")
+        return value
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _drop_none(handler, self)
+
+    def missing_fields(self) -> list[str]:
+        """Names of the required fields of this intent's action that are unset (empty when complete)."""
+        missing: list[str] = []
+        for entry in REQUIRED_FIELDS[self.action]:
+            names = entry if isinstance(entry, tuple) else (entry,)
+            if all(getattr(self, name) is None for name in names):
+                missing.append("|".join(names))
+        return missing
+
+
+class ClarificationOption(BaseModel):
+    """One answer the caller may pick; `id` is derived from content (e.g. `chain:base`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    label: str
+
+
+class Clarification(BaseModel):
+    """A question asked instead of a guess; `id` is stable (e.g. `clarify_chain_0`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: str
+    question: str
+    options: tuple[ClarificationOption, ...] = ()
+
+
+class IntentResponse(BaseModel):
+    """The answer of POST /intent: intents, or clarifications, or neither (an honest refusal)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reasoning: str
+    suggested_name: str
+    kind: Literal["transactional"] = "transactional"
+    intents: tuple[Intent, ...] = ()
+    clarifications: tuple[Clarification, ...] = ()
+
+    def wire(self) -> dict[str, Any]:
+        """The response as plain data with Decimal amounts kept (the gateway prints them as JSON numbers)."""
+        return self.model_dump(mode="python")

@@ -1,0 +1,160 @@
+"""The deterministic intent parser: plain English + wallets (+ context, answers, facts) -> IntentResponse.
+
+No model and no I/O: tokens, a small grammar and the registry. Balances and prices it cannot see are
+reported as needs (Outcome.balance_needs / price_needs) for the orchestrator to fetch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from engine.intents.amounts import Facts, address_key
+from engine.intents.clarify import Answers, split_answers
+from engine.intents.context import apply_follow_up, is_follow_up, prior_request, read_request
+from engine.intents.lexicon import Lexicon
+from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
+from engine.intents.prose import reasoning, suggested_name
+from engine.intents.reader import AmountSpec, Draft
+from engine.intents.resolver import Resolver
+from engine.intents.steps import Carry, Outcome, Step
+from engine.intents.universe import AssetUniverse
+from engine.intents.wallets import WalletContext
+
+
+@dataclass(slots=True)
+class Reading:
+    """A request as read: its step drafts, the answers it carries, its wallets, what "it" may refer to."""
+
+    drafts: list[Draft]
+    answers: Answers
+    wallets: WalletContext
+    carry: Carry | None = None
+    refusal: str | None = None
+
+
+def facts_from_request(request: IntentRequest) -> Facts:
+    """The balances the request carried, keyed by address (or "*" when the balance names none)."""
+    facts = Facts()
+    for balance in request.balances or ():
+        key = (address_key(balance.address) if balance.address else "*", balance.chain)
+        facts.balances.setdefault(key, {})[balance.asset] = balance.amount
+    return facts
+
+
+class IntentParser:
+    """Parses requests against one asset universe. Build once: it indexes the registry's names."""
+
+    def __init__(self, universe: AssetUniverse) -> None:
+        self.lexicon = Lexicon(universe)
+        self.universe = universe
+
+    def parse(self, request: IntentRequest, facts: Facts | None = None) -> IntentResponse:
+        """Parse with the request's own balances (and any facts handed in). Never raises on any text."""
+        return self.respond(
+            self.analyse(request, facts if facts is not None else facts_from_request(request))
+        )
+
+    def analyse(self, request: IntentRequest, facts: Facts) -> Outcome:
+        """Resolve the request into steps, clarifications or a refusal, noting balances/prices it lacks."""
+        return self.resolve(self.read(request), facts)
+
+    def read(self, request: IntentRequest) -> Reading:
+        """Read the prompt (names resolved against the registry), its answers and the conversation."""
+        prompt, pairs = split_answers(request.prompt)
+        wallets = WalletContext(request.wallets, self.universe)
+        reading = Reading(drafts=read_request(prompt, self.lexicon), answers=Answers(pairs), wallets=wallets)
+        if not wallets.wallets:
+            reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
+            return reading
+        found = prior_request(request.conversation_context, self.lexicon)
+        if found is not None and is_follow_up(reading.drafts):
+            prior, prior_pairs = found
+            reading.drafts = apply_follow_up(prior, reading.drafts[0])
+            # Earlier answers still hold; this turn's answers come later and win.
+            reading.answers = Answers([*prior_pairs, *pairs])
+        elif found is not None and reading.drafts and reading.drafts[0].action is not None:
+            reading.carry = self._carry(found, reading.drafts[0], wallets)
+        for draft in reading.drafts:
+            if draft.action is None and draft.items and (draft.to_chain or draft.addresses):
+                # "100 usdc to arbitrum", "5 usdc to 0x...": with no verb, moving is the only reading.
+                draft.action, draft.verb = "transfer", "move"
+        if not reading.drafts:
+            reading.refusal = (
+                "The request is empty; tell me what to do, for example 'swap 1 eth to usdc on base'."
+            )
+        return reading
+
+    def resolve(self, reading: Reading, facts: Facts) -> Outcome:
+        """Fill the read steps' slots (protocol lookups, defaults, questions) with the facts known so far."""
+        if reading.refusal is not None:
+            outcome = Outcome()
+            outcome.refuse(reading.refusal)
+            return outcome
+        return Resolver(self.lexicon, reading.wallets, reading.answers, facts).run(
+            reading.drafts, reading.carry
+        )
+
+    def _carry(
+        self, found: tuple[list[Draft], list[tuple[str, str]]], first: Draft, wallets: WalletContext
+    ) -> Carry | None:
+        """What "it" means in a new turn: where the previous request's output landed, and how much."""
+        if not first.pronoun and (first.assets or first.loose_amount is not None):
+            return None
+        prior, pairs = found
+        previous = Resolver(self.lexicon, wallets, Answers(pairs), Facts()).run(prior)
+        if previous.refusal is not None or not previous.steps:
+            return None
+        last: Step = previous.steps[-1]
+        output = last.output()
+        if output is None:
+            return None
+        amount: AmountSpec | None = None
+        if last.asset == output[0] and last.amount is not None and last.amount.kind == "exact":
+            amount = last.amount
+        return Carry(asset=output[0], chain=output[1], amount=amount)
+
+    def respond(self, outcome: Outcome) -> IntentResponse:
+        """The IntentResponse of an outcome: refusal, clarifications, or intents — never a mix."""
+        if outcome.refusal is not None:
+            return IntentResponse(reasoning=outcome.refusal, suggested_name="Not supported")
+        if outcome.clarifications:
+            return IntentResponse(
+                reasoning=reasoning((), outcome.clarifications, outcome.notes, outcome.answered),
+                suggested_name=_pending_name(outcome),
+                clarifications=tuple(outcome.clarifications),
+            )
+        intents = []
+        for step in outcome.steps:
+            intent = _intent(step)
+            missing = intent.missing_fields()
+            if missing:
+                # Defensive: a step that slipped through without a required slot is refused, not guessed.
+                return IntentResponse(
+                    reasoning=f"I couldn't work out the {', '.join(missing)} of the {step.action}; please say it.",
+                    suggested_name="Needs details",
+                )
+            intents.append(intent)
+        return IntentResponse(
+            reasoning=reasoning(intents, (), outcome.notes, outcome.answered),
+            suggested_name=suggested_name(intents, "Plan"),
+            intents=tuple(intents),
+        )
+
+
+def _intent(step: Step) -> Intent:
+    values: dict[str, Any] = {
+        name: getattr(step, name) for name in fields_of(step.action) if name != "amount"
+    }
+    if step.wallet is not None:
+        values["wallet"] = step.wallet
+    settled = step.settled_amount
+    if isinstance(settled, Decimal) or settled in ("max", "chained"):
+        values["amount"] = settled
+    return Intent(action=step.action, **values)
+
+
+def _pending_name(outcome: Outcome) -> str:
+    actions = [step.action for step in outcome.steps]
+    return f"{actions[0].title()} (needs details)" if actions else "Needs details"

@@ -1,0 +1,277 @@
+"""Drafts -> steps: actions settled by context, chains placed, steps chained to the step before them.
+
+Slot filling (defaults, validation, clarifications) is in filling.py; this module decides what each
+clause means and how the steps of one request connect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from engine.intents.amounts import Facts
+from engine.intents.clarify import Answers
+from engine.intents.filling import Filler
+from engine.intents.lexicon import Lexicon
+from engine.intents.reader import CHAINED, MAX, AmountSpec, Draft, Item
+from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
+from engine.intents.wallets import WalletContext
+
+# Actions whose output may be sent on to another chain in the same clause: "withdraw usdc from aave on
+# arbitrum to base" is a withdraw, then a bridge of what it returned.
+_ONWARD_ACTIONS: Final = frozenset({"withdraw", "borrow", "swap"})
+
+# Actions users name for each other ("withdraw my eth from lido" means unstake).
+_EQUIVALENT_ACTIONS: Final[dict[str, str]] = {
+    "withdraw": "unstake",
+    "deposit": "stake",
+    "unstake": "withdraw",
+    "stake": "deposit",
+}
+
+# Actions whose clause may name several assets that form one position (a pool pair), not several steps.
+_PAIR_ACTIONS: Final = frozenset({"lp-add", "lp-remove", "lp-collect"})
+
+# Actions that never take the previous step's protocol (a deposit's aave carries on to a borrow, but not
+# to a bridge or a swap).
+_NO_INHERIT: Final = frozenset({"bridge", "swap", "transfer", "sweep"})
+
+
+class Resolver:
+    """Resolves the drafts of one request against wallets, answers and known facts."""
+
+    def __init__(self, lexicon: Lexicon, wallets: WalletContext, answers: Answers, facts: Facts) -> None:
+        self.universe = lexicon.universe
+        self.wallets = wallets
+        self.outcome = Outcome()
+        self.filler = Filler(lexicon, wallets, answers, facts, self.outcome)
+        self._onward: str | None = None
+
+    def run(self, drafts: Sequence[Draft], carry: Carry | None = None) -> Outcome:
+        """Resolve every draft in order; stops at the first refusal."""
+        previous: Step | None = None
+        index = 0
+        for position, draft in enumerate(drafts):
+            if not self._acceptable(draft):
+                break
+            # Items of one clause ("100 usdc and 50 dai") are siblings: each follows the step before the
+            # clause, not each other.
+            before = previous
+            for item in self._items(draft):
+                step = self._build(index, draft, item)
+                self._connect(step, draft, item, before, carry if position == 0 else None)
+                self.filler.fill(step, draft)
+                if self.outcome.refusal is not None:
+                    return self.outcome
+                self.outcome.steps.append(step)
+                previous = step
+                index += 1
+                if self._onward is not None:
+                    onward = Draft(
+                        text=f"bridge it to {self._onward}", action="bridge", to_chain=self._onward
+                    )
+                    onward.pronoun, self._onward = True, None
+                    bridge = self._build(index, onward, Item(None, None))
+                    self._connect(bridge, onward, Item(None, None), previous, None)
+                    self.filler.fill(bridge, onward)
+                    if self.outcome.refusal is not None:
+                        return self.outcome
+                    self.outcome.steps.append(bridge)
+                    previous = bridge
+                    index += 1
+        return self.outcome
+
+    def _acceptable(self, draft: Draft) -> bool:
+        outcome = self.outcome
+        if draft.unsupported:
+            outcome.refuse(
+                f"I can't do that: {draft.unsupported}. I only plan on-chain transfers, bridges, "
+                "swaps, lending, staking and liquidity actions."
+            )
+        elif draft.unknown_assets:
+            outcome.refuse(
+                f"I don't know a token called '{draft.unknown_assets[0]}' in the registry, "
+                "so I can't plan with it."
+            )
+        elif draft.unknown_protocols:
+            outcome.refuse(
+                f"I don't know '{draft.unknown_protocols[0]}': the protocols I plan with are "
+                f"{', '.join(self.universe.protocol_names())}, and the chains are {', '.join(self.universe.chain_slugs())}."
+            )
+        elif draft.action is None:
+            outcome.refuse(
+                f'I couldn\'t find an action I can plan in "{draft.text}". Try for example '
+                "'bridge 100 usdc from ethereum to base'."
+            )
+        return outcome.refusal is None
+
+    def _items(self, draft: Draft) -> list[Item]:
+        """The (asset, amount) items that become steps: one per asset unless the action takes a pair."""
+        items = [item for item in draft.items if item.asset is not None]
+        if draft.action in _PAIR_ACTIONS or len(items) <= 1:
+            first = next((item for item in draft.items if item.amount is not None), None)
+            asset = items[0].asset if items else None
+            if first is not None and first.asset is not None:
+                asset = first.asset
+            amount = first.amount if first is not None else draft.loose_amount
+            return [Item(asset, amount)]
+        return [
+            Item(item.asset, item.amount or draft.loose_amount, item.address, item.to_chain) for item in items
+        ]
+
+    def _build(self, index: int, draft: Draft, item: Item) -> Step:
+        assert draft.action is not None
+        step = Step(index=index, action=draft.action, asset=item.asset, amount=item.amount)
+        step.to_asset = draft.to_asset
+        step.exact_output = draft.exact_output
+        step.protocol = draft.protocol
+        if draft.action in _PAIR_ACTIONS:
+            self._pool(step, draft)
+        self._place_chains(step, draft, item.to_chain or draft.to_chain)
+        self._place_addresses(step, [item.address] if item.address else draft.addresses)
+        self._protocol_action(step)
+        return step
+
+    def _protocol_action(self, step: Step) -> None:
+        """ "withdraw from lido" is an unstake and "deposit into lido" a stake: the action the named protocol
+        serves (per the registry) when it does not serve the one written."""
+        alternative = _EQUIVALENT_ACTIONS.get(step.action)
+        if step.protocol is None or alternative is None:
+            return
+        chains = self.universe.chain_slugs()
+        if not any(self.universe.supports(chain, step.protocol, step.action) for chain in chains) and any(
+            self.universe.supports(chain, step.protocol, alternative) for chain in chains
+        ):
+            step.action = alternative
+
+    def _pool(self, step: Step, draft: Draft) -> None:
+        evm = [address for address in draft.addresses if address.startswith("0x")]
+        assets = list(dict.fromkeys(draft.assets))
+        if evm:
+            step.pool_id = evm[0]
+        elif len(assets) >= 2:
+            step.pool_id = f"{assets[0]}-{assets[1]}"
+        if step.action != "lp-add":
+            step.asset = None
+            step.amount = MAX if step.action == "lp-remove" and step.amount in (None, MAX) else step.amount
+
+    def _place_chains(self, step: Step, draft: Draft, target: str | None) -> None:
+        bare = list(draft.bare_chains)
+        source = draft.from_chain or draft.on_chain
+        if step.action == "transfer" and target is not None and not draft.addresses:
+            step.action = "sweep" if draft.everything and step.asset is None else "bridge"
+        if step.action == "transfer" and step.protocol is not None and not draft.addresses:
+            step.action = "deposit"
+        if step.action in CROSS_CHAIN_ACTIONS:
+            if source is None and bare and (target is not None or len(bare) > 1):
+                source = bare.pop(0)
+            if target is None and bare:
+                target = bare.pop(0)
+            step.from_chain, step.to_chain = source, target
+            return
+        chain = draft.on_chain or draft.from_chain or (bare[0] if bare else None)
+        if chain is None:
+            chain = target
+        elif target is not None and target != chain and step.action in _ONWARD_ACTIONS:
+            self._onward = target
+        elif target is not None and target != chain and step.action != "transfer":
+            self.outcome.refuse(
+                f"A {step.action} happens on one chain, but you named {chain} and {target}. Say it as two "
+                f"steps, for example '{step.action} on {chain}, then bridge it to {target}'."
+            )
+        step.chain = chain
+
+    def _place_addresses(self, step: Step, addresses: Sequence[str]) -> None:
+        for address in addresses:
+            if step.action in ("deposit", "withdraw", "approve") and address.startswith("0x"):
+                step.vault_address = step.vault_address or address
+            elif step.action == "transfer":
+                step.recipient = step.recipient or address
+            elif step.action in CROSS_CHAIN_ACTIONS and not self.wallets.owns(address):
+                self.outcome.refuse(
+                    f"A {step.action} lands in your own wallet, not at {address}. To pay someone on another "
+                    "chain, bridge first and then send it."
+                )
+        if step.action == "transfer" and step.recipient is not None and not step.recipient.startswith("0x"):
+            self._to_solana_wallet(step)
+
+    def _to_solana_wallet(self, step: Step) -> None:
+        """A Solana recipient: a Solana transfer, or (to the user's own Solana wallet from an EVM chain)
+        a bridge to Solana."""
+        solana = [
+            slug for slug in self.universe.chain_slugs() if self.universe.chain_family(slug) == "solana"
+        ]
+        source = step.chain
+        if not solana or step.recipient is None:
+            return
+        if source is not None and self.universe.chain_family(source) == "solana":
+            return
+        own = self.wallets.owns(step.recipient)
+        if source is None and not own:
+            step.chain = solana[0]
+            return
+        if not own:
+            self.outcome.refuse(
+                "Sending to a Solana address from an EVM chain is a bridge, and I only bridge to your own "
+                "Solana wallet. Add it to the request's wallets and say 'bridge ... to solana'."
+            )
+            return
+        step.action, step.from_chain, step.to_chain, step.chain = "bridge", source, solana[0], None
+        step.recipient = None
+
+    def _connect(
+        self, step: Step, draft: Draft, item: Item, previous: Step | None, carry: Carry | None
+    ) -> None:
+        """Apply the previous step (or the previous turn) to this one: pronouns, amounts, default chain."""
+        output: tuple[str, str] | None = None
+        if previous is not None:
+            output = previous.output()
+        elif carry is not None:
+            output = (carry.asset, carry.chain)
+        refers = draft.pronoun or (not draft.assets and draft.loose_amount is None)
+        if output is not None and step.action == "lp-add" and draft.pronoun and step.amount is None:
+            step.asset = None  # "lp it with eth": "it" is what goes in; ETH is its partner in the pool
+        if output is not None and (refers or step.asset == output[0]) and step.action != "sweep":
+            asset, chain = output
+            if step.asset is None:
+                step.asset = asset
+            carried = step.asset == asset and step.action not in ("claim", "lp-collect")
+            if carried and step.amount is not None and step.amount.kind == "fraction":
+                # Part of an output that has not landed yet cannot be sized now: ask how much instead.
+                self.outcome.notes.append(
+                    f"I can't size part of the {asset} the previous step returns before it lands."
+                )
+                step.amount = None
+            elif carried and step.amount in (None, MAX):
+                step.amount = self._carried_amount(previous, carry)
+            self._default_chain(step, chain)
+        landing = previous.landing_chain() if previous is not None else None
+        if landing is not None:
+            self._default_chain(step, landing)
+        elif previous is not None:
+            # The previous step's chain is still a question: this step follows its answer, not a second one.
+            step.chain_follows = True
+        if (
+            previous is not None
+            and step.protocol is None
+            and previous.protocol is not None
+            and step.action in PROTOCOL_ACTIONS - _NO_INHERIT
+            and step.source_chain is not None
+            and self.universe.supports(step.source_chain, previous.protocol, step.action)
+        ):
+            step.protocol = previous.protocol
+
+    def _carried_amount(self, previous: Step | None, carry: Carry | None) -> AmountSpec | None:
+        if previous is None:
+            return carry.amount if carry is not None else None
+        if previous.action == "approve":
+            # An approval passes the same amount on: "approve 100 usdc for aave and deposit it".
+            return previous.amount
+        return CHAINED
+
+    def _default_chain(self, step: Step, chain: str) -> None:
+        if step.action in CROSS_CHAIN_ACTIONS:
+            if step.from_chain is None and step.to_chain != chain:
+                step.from_chain = chain
+        elif step.chain is None:
+            step.chain = chain

@@ -1,0 +1,245 @@
+"""Settling a step's amount: exact numbers checked against decimals, fractions and dollar amounts turned
+into token amounts with handed-in balances and prices, `max` and `chained` kept symbolic (see amounts.py).
+Without the balance or price it asks how much; it never guesses one."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Final
+
+from engine.intents.amounts import (
+    MAX_AMOUNT,
+    Facts,
+    describe_amount,
+    fits_decimals,
+    plain,
+    share_of,
+    tidy,
+    usd_to_tokens,
+)
+from engine.intents.lexer import tokenize
+from engine.intents.reader import MAX, AmountSpec, read_clause
+from engine.intents.steps import Step
+
+if TYPE_CHECKING:
+    from engine.intents.filling import Filler
+
+# Actions that carry no amount.
+NO_AMOUNT: Final = frozenset({"claim", "lp-collect"})
+
+# Actions whose amount is always the whole balance or position.
+WHOLE_ONLY: Final = frozenset({"sweep", "lp-remove"})
+
+# Actions sized against a position (a deposit, a debt, a stake), not against the wallet balance: a fraction
+# of them needs the position, which the parser cannot see.
+POSITION_ACTIONS: Final = frozenset({"withdraw", "repay", "unstake"})
+
+# Verb phrases of the "how much" question.
+_VERBS: Final[dict[str, str]] = {"lp-add": "add to the pool", "lp-remove": "remove"}
+
+
+def how_much(step: Step) -> str:
+    """The stable "how much" question of a step."""
+    verb = _VERBS.get(step.action, step.action)
+    if step.exact_output:
+        return f"How much {step.asset} do you want to spend on {step.to_asset}?"
+    return f"How much {step.asset} do you want to {verb}?"
+
+
+class Settler:
+    """Turns AmountSpecs into wire amounts, asking or refusing through the Filler's outcome."""
+
+    def __init__(self, filler: Filler, facts: Facts) -> None:
+        self.filler = filler
+        self.facts = facts
+        self.outcome = filler.outcome
+
+    def read_amount(self, text: str) -> AmountSpec | None:
+        draft = read_clause(self.filler.lexicon.read(tokenize(text)))
+        amounts = [item.amount for item in draft.items if item.amount is not None]
+        return amounts[0] if amounts else draft.loose_amount
+
+    def ask_amount(self, step: Step, why: str = "") -> AmountSpec | None:
+        """The answered amount, or None after asking (with `why` said in the reasoning)."""
+        answer = self.filler.ask(step, "amount", "amount", how_much(step), [("max", "All of it")])
+        if answer is None:
+            if why:
+                self.outcome.notes.append(why)
+            return None
+        spec = MAX if answer.value == "max" else self.read_amount(answer.label)
+        if spec is None:
+            self.filler.unusable(answer, ", which is not an amount")
+        return spec
+
+    def ask_amount_early(self, step: Step) -> None:
+        """Ask how much alongside a chain question, so one round trip answers both."""
+        wanted = step.amount is None and step.asset is not None and step.action not in NO_AMOUNT | WHOLE_ONLY
+        if wanted and not self.outcome.refusal:
+            self.ask_amount(step)
+
+    def settle(self, step: Step) -> None:
+        """Settle the step's amount into `settled_amount`, or ask, or refuse."""
+        if step.asset is None and step.action not in NO_AMOUNT | WHOLE_ONLY:
+            return  # the asset question is pending; how much of what is asked once it is answered
+        if step.action in NO_AMOUNT:
+            step.amount = None
+            return
+        if step.action == "sweep":
+            self.settle_sweep(step)
+            return
+        spec = step.amount
+        if step.exact_output:
+            spec = self.ask_amount(step, "I size swaps by what you spend, not by what you receive.")
+            if spec is None:
+                return
+            step.exact_output = False
+        if spec is None:
+            spec = self.ask_amount(step)
+            if spec is None:
+                return
+        step.amount = spec
+        if spec.kind == "exact":
+            self.settle_exact(step, spec)
+        elif spec.kind == "max":
+            self.settle_max(step)
+        elif spec.kind == "fraction":
+            self.settle_fraction(step, spec)
+        elif spec.kind == "usd":
+            self.settle_usd(step, spec)
+        else:
+            step.settled_amount = "chained"
+
+    def decimals(self, step: Step) -> int | None:
+        chain = step.source_chain
+        if chain is None or step.asset is None:
+            return None
+        return self.filler.universe.decimals(chain, step.asset)
+
+    def settle_exact(self, step: Step, spec: AmountSpec) -> None:
+        value = spec.value
+        assert value is not None
+        decimals = self.decimals(step)
+        if value <= 0:
+            self.outcome.refuse("The amount must be more than zero.")
+        elif value >= MAX_AMOUNT:
+            self.outcome.refuse(f"{plain(value)} is more {step.asset} than exists; please check the amount.")
+        elif decimals is not None and not fits_decimals(value, decimals):
+            self.outcome.refuse(
+                f"{step.asset} has {decimals} decimals, so {plain(value)} can't be sent exactly."
+            )
+        else:
+            step.settled_amount = tidy(value)
+
+    def balance(self, step: Step) -> tuple[str | None, Decimal | None]:
+        address = self.filler.source_address(step)
+        chain = step.source_chain
+        if address is None or chain is None or step.asset is None:
+            return address, None
+        known = self.facts.balance(address, chain, step.asset)
+        if known is None:
+            self.outcome.need_balance(address, chain)
+        return address, known
+
+    def settle_max(self, step: Step) -> None:
+        if step.action == "lp-remove":
+            step.settled_amount = "max"
+            return
+        address, known = self.balance(step)
+        if known is not None and known <= 0:
+            self.outcome.refuse(
+                f"Your {step.asset} balance on {step.source_chain} is 0, so there is nothing to use."
+            )
+            return
+        if (
+            known is None
+            and address is not None
+            and self.facts.balance_failed(address, str(step.source_chain))
+        ):
+            self.outcome.notes.append(
+                f"I couldn't read your {step.asset} balance on {step.source_chain}; the plan sizes 'max' when you sign."
+            )
+        step.settled_amount = "max"
+
+    def settle_fraction(self, step: Step, spec: AmountSpec) -> None:
+        share = spec.value
+        assert share is not None
+        if step.action in POSITION_ACTIONS:
+            why = f"I can't see your {step.asset} position, so I can't work out {describe_amount(spec, step.asset)} of it."
+            answered = self.ask_amount(step, why)
+            if answered is not None and answered.kind in ("fraction", "usd"):
+                self.outcome.refuse(why)
+            elif answered is not None:
+                step.amount = answered
+                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            return
+        address, known = self.balance(step)
+        decimals = self.decimals(step)
+        if address is None:
+            return  # the wallet question is pending
+        if known is None or decimals is None:
+            failed = address is not None and self.facts.balance_failed(address, str(step.source_chain))
+            reason = "I couldn't read" if failed else "I don't know"
+            why = f"{reason} your {step.asset} balance on {step.source_chain}, so I can't work out {describe_amount(spec, step.asset)}."
+            answered = self.ask_amount(step, why)
+            if answered is not None and answered.kind in ("fraction", "usd"):
+                self.outcome.refuse(why)
+            elif answered is not None:
+                step.amount = answered
+                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            return
+        value = share_of(known, share, decimals)
+        if value <= 0:
+            self.outcome.refuse(f"{describe_amount(spec, step.asset)} on {step.source_chain} is 0.")
+            return
+        self.outcome.notes.append(
+            f"{describe_amount(spec, step.asset).capitalize()} is {plain(value)} {step.asset}."
+        )
+        step.settled_amount = value
+
+    def settle_usd(self, step: Step, spec: AmountSpec) -> None:
+        usd = spec.value
+        assert usd is not None
+        chain, decimals = step.source_chain, self.decimals(step)
+        price = self.facts.prices.get((str(chain), str(step.asset))) if chain and step.asset else None
+        if price is None or decimals is None or price <= 0:
+            if chain is not None and step.asset is not None:
+                self.outcome.need_price(chain, step.asset)
+            why = f"I have no {step.asset} price to turn ${plain(usd)} into a token amount, and I won't guess one."
+            answered = self.ask_amount(step, why)
+            if answered is not None and answered.kind in ("fraction", "usd"):
+                self.outcome.refuse(why)
+            elif answered is not None:
+                step.amount = answered
+                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            return
+        value = usd_to_tokens(usd, price, decimals)
+        if value <= 0:
+            self.outcome.refuse(f"${plain(usd)} is less than the smallest unit of {step.asset}.")
+            return
+        self.outcome.notes.append(
+            f"${plain(usd)} of {step.asset} at ${plain(price)} is {plain(value)} {step.asset}."
+        )
+        step.settled_amount = value
+
+    def settle_sweep(self, step: Step) -> None:
+        step.amount = MAX
+        step.settled_amount = "max"
+        address = self.filler.source_address(step)
+        chain = step.from_chain
+        if address is None or chain is None:
+            return
+        holdings = self.facts.holdings(address, chain)
+        if holdings is None:
+            self.outcome.need_balance(address, chain)
+            if self.facts.balance_failed(address, chain):
+                self.outcome.notes.append(
+                    f"I couldn't read your balances on {chain}; the sweep takes what is there."
+                )
+            return
+        held = [symbol for symbol, amount in holdings.items() if amount > 0]
+        if step.asset is not None:
+            held = [symbol for symbol in held if symbol.lower() == step.asset.lower()]
+        if not held:
+            self.outcome.refuse(f"Your wallet holds nothing on {chain} to move.")
+            return
+        self.outcome.notes.append(f"On {chain} that is: {', '.join(held)}.")

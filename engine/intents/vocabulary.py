@@ -1,0 +1,205 @@
+"""The English the parser reads: verbs, amount words, prepositions, pronouns and filler.
+
+Only words of the language live here; chains, tokens and protocol deployments come from the registry.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Verbs -> the action they ask for. Several verbs are settled later by context (see reader.py):
+# send/move/transfer become a bridge when they cross chains, add/remove an lp action near "liquidity".
+VERBS: Final[dict[str, str]] = {
+    "send": "transfer",
+    "transfer": "transfer",
+    "pay": "transfer",
+    "give": "transfer",
+    "tip": "transfer",
+    "move": "transfer",
+    "sweep": "sweep",
+    "consolidate": "sweep",
+    "bridge": "bridge",
+    "port": "bridge",
+    "teleport": "bridge",
+    "deposit": "deposit",
+    "supply": "deposit",
+    "lend": "deposit",
+    "put": "deposit",
+    "park": "deposit",
+    "add": "deposit",
+    "invest": "deposit",
+    "withdraw": "withdraw",
+    "redeem": "withdraw",
+    "remove": "withdraw",
+    "pull": "withdraw",
+    "exit": "withdraw",
+    "stake": "stake",
+    "restake": "stake",
+    "unstake": "unstake",
+    "claim": "claim",
+    "harvest": "claim",
+    "collect": "claim",
+    "approve": "approve",
+    "allow": "approve",
+    "authorize": "approve",
+    "authorise": "approve",
+    "swap": "swap",
+    "trade": "swap",
+    "convert": "swap",
+    "exchange": "swap",
+    "sell": "swap",
+    "buy": "swap",
+    "dump": "swap",
+    "change": "swap",
+    "turn": "swap",
+    "borrow": "borrow",
+    "repay": "repay",
+    "lp": "lp-add",
+    "provide": "lp-add",
+}
+
+# Two-word verbs, read before single words ("pay back" is a repayment, not a payment).
+PHRASAL_VERBS: Final[dict[tuple[str, str], str]] = {
+    ("pay", "back"): "repay",
+    ("pay", "off"): "repay",
+    ("take", "out"): "withdraw",
+    ("cash", "out"): "withdraw",
+    ("take", "loan"): "borrow",
+    ("get", "loan"): "borrow",
+}
+
+# Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.
+LIQUIDITY_WORDS: Final[frozenset[str]] = frozenset(
+    {"liquidity", "liq", "lp", "pool", "position", "range", "fees", "fee"}
+)
+
+# Words that make send/move/transfer a sweep of the whole wallet when no asset is named.
+EVERYTHING_WORDS: Final[frozenset[str]] = frozenset(
+    {"everything", "funds", "assets", "tokens", "holdings", "balances", "portfolio", "stuff", "bags"}
+)
+
+# Amount words meaning "the whole balance" (kept as the literal `max`).
+MAX_WORDS: Final[frozenset[str]] = frozenset(
+    {"all", "everything", "max", "maximum", "entire", "whole", "full", "unlimited", "infinite"}
+)
+
+# Amount words meaning a fraction of the balance.
+FRACTION_WORDS: Final[dict[str, str]] = {
+    "half": "0.5",
+    "quarter": "0.25",
+    "third": "0.3333333333333333333333333333",
+}
+
+# Words for "%" ("50 percent of my eth").
+PERCENT_WORDS: Final[frozenset[str]] = frozenset({"percent", "pct", "per cent"})
+
+# Number words a user may type instead of digits.
+NUMBER_WORDS: Final[dict[str, int]] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twenty": 20,
+    "fifty": 50,
+    "hundred": 100,
+    "thousand": 1000,
+}
+
+# Scale words and suffixes: 1.5k, 2m, 3 million, 1bn.
+SCALES: Final[dict[str, int]] = {
+    "k": 1_000,
+    "thousand": 1_000,
+    "grand": 1_000,
+    "m": 1_000_000,
+    "mm": 1_000_000,
+    "mil": 1_000_000,
+    "million": 1_000_000,
+    "b": 1_000_000_000,
+    "bn": 1_000_000_000,
+    "billion": 1_000_000_000,
+}
+
+# Words that make an amount a number of US dollars rather than of tokens.
+USD_WORDS: Final[frozenset[str]] = frozenset({"usd", "dollar", "dollars", "bucks", "buck"})
+
+# Protocol names and the nicknames users type -> the registry's protocol name.
+PROTOCOL_ALIASES: Final[dict[str, str]] = {
+    "aave": "aave",
+    "aavev3": "aave",
+    "spark": "spark",
+    "sparklend": "spark",
+    "lido": "lido",
+    "uniswap": "uniswap",
+    "uni": "uniswap",
+    "univ3": "uniswap",
+    "across": "across",
+    "cctp": "cctp",
+    "circle": "cctp",
+}
+
+# Prepositions and the slot role of the chain or protocol that follows them.
+FROM_WORDS: Final[frozenset[str]] = frozenset({"from", "off", "out"})
+TO_WORDS: Final[frozenset[str]] = frozenset({"to", "into", "onto", "towards", "toward", "over"})
+ON_WORDS: Final[frozenset[str]] = frozenset({"on", "in", "at", "via", "using", "through", "thru"})
+# "with" introduces an asset or a protocol ("lp it with eth", "stake with lido"), never a chain.
+WITH_WORDS: Final[frozenset[str]] = frozenset({"with", "w"})
+FOR_WORDS: Final[frozenset[str]] = frozenset({"for"})
+
+# Words that refer to the previous step's output ("deposit it", "bridge the proceeds").
+PRONOUNS: Final[frozenset[str]] = frozenset({"it", "them", "that", "those", "proceeds", "output", "result"})
+
+# Words that join steps of one request.
+STEP_JOINERS: Final[frozenset[str]] = frozenset(
+    {"and", "then", "after", "afterwards", "next", "finally", "also"}
+)
+
+# Words of follow-up turns that reuse the previous request ("do the same on arbitrum", "same but 50").
+FOLLOW_UP_WORDS: Final[frozenset[str]] = frozenset({"same", "again", "instead", "repeat", "redo"})
+
+# Things the service cannot do, with the reason the refusal gives.
+UNSUPPORTED: Final[dict[str, str]] = {
+    "nft": "NFTs are not supported",
+    "nfts": "NFTs are not supported",
+    "leverage": "leveraged trading is not supported",
+    "leveraged": "leveraged trading is not supported",
+    "short": "short positions are not supported",
+    "shorting": "short positions are not supported",
+    "perp": "perpetual futures are not supported",
+    "perps": "perpetual futures are not supported",
+    "perpetual": "perpetual futures are not supported",
+    "futures": "futures are not supported",
+    "options": "options trading is not supported",
+    "margin": "margin trading is not supported",
+    "mint": "minting is not supported",
+    "dca": "recurring purchases are not supported",
+    "airdrop": "airdrop farming is not supported",
+}
+
+# Common English words that are never typo-corrected into a vocabulary word ("more" is not "move",
+# "case" is not "base", "take" is not "stake").
+PLAIN_WORDS: Final[frozenset[str]] = frozenset(
+    """
+    a an the my me mine our i im i'm we you your please pls plz can could would will want wanna like
+    need let lets let's do does did just now some any of and or then than but so if as is are be been
+    this these those that there here what which who how much many more most less few make made take
+    took get got give gave go going want wants need needs also too very really case cases into onto
+    upon over under about above below after before back down up out off new old other another next
+    last first second time times day days week all both each every one ones some same
+    thing things way ways based have has had having keep kept hold held use used using ok okay
+    yes no not dont don't yo hey hi gm gn thanks thank thx ty sir bro fam ser anon lol lmao
+    land lands landed loan loans debt wallet wallets address account balance balances money cash coin coins token tokens funds
+    position positions yield rewards reward interest pool pools fees fee liquidity
+    stable stables stablecoin stablecoins native gas amount total worth value price
+    chain chains network networks layer side rest left rate rates best top
+    sure want maybe quickly fast asap right now today tomorrow later soon limit stop order orders loss
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
+
+# The shortest word the typo tolerance corrects (brief: edit distance 1 on words of 4+ letters).
+TYPO_MIN_LENGTH: Final = 4

@@ -1,0 +1,63 @@
+"""Planning: intents + wallets -> ordered unsigned steps, and re-encoding a step at sign time."""
+
+from engine.planner.errors import PlanError, QuoteUnavailable, RouteExpired
+from engine.planner.facts import (
+    AaveRewardsKey,
+    AllowanceKey,
+    BalanceKey,
+    BlockhashKey,
+    BridgeQuote,
+    BridgeQuoteKey,
+    FactKey,
+    Facts,
+    GasPriceKey,
+    LidoHintsKey,
+    LidoRequestsKey,
+    PriceKey,
+    SwapQuote,
+    SwapQuoteKey,
+    UniswapPositionKey,
+)
+from engine.planner.models import (
+    Chained,
+    PinnedRoute,
+    PlanRequest,
+    PlanResponse,
+    PlanSummary,
+    PlanWallet,
+    ReencodeRequest,
+    ReencodeResponse,
+    Step,
+)
+from engine.planner.planner import build_plan
+
+__all__ = [
+    "AaveRewardsKey",
+    "AllowanceKey",
+    "BalanceKey",
+    "BlockhashKey",
+    "BridgeQuote",
+    "BridgeQuoteKey",
+    "Chained",
+    "FactKey",
+    "Facts",
+    "GasPriceKey",
+    "LidoHintsKey",
+    "LidoRequestsKey",
+    "PinnedRoute",
+    "PlanError",
+    "PlanRequest",
+    "PlanResponse",
+    "PlanSummary",
+    "PlanWallet",
+    "PriceKey",
+    "QuoteUnavailable",
+    "ReencodeRequest",
+    "ReencodeResponse",
+    "RouteExpired",
+    "Step",
+    "SwapQuote",
+    "SwapQuoteKey",
+    "UniswapPositionKey",
+    "build_plan",
+]

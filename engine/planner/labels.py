@@ -1,0 +1,62 @@
+"""Display labels and rough gas figures for steps."""
+
+from decimal import Decimal
+from typing import Final
+
+from eth_utils import is_address, is_checksum_address
+
+PROTOCOL_LABELS: Final = {
+    "aave": "Aave v3",
+    "spark": "SparkLend",
+    "uniswap": "Uniswap v3",
+    "across": "Across",
+    "cctp": "Circle CCTP",
+    "lido": "Lido",
+    "erc4626": "ERC-4626 vault",
+    "token": "Token",
+}
+
+# Typical gas per kind of step, for the summary's fee estimate only (POST /simulate measures the real
+# figure). Orders of magnitude from mainnet receipts of each call; not used for gas limits.
+GAS_UNITS: Final = {
+    "native_transfer": 21_000,
+    "transfer": 65_000,
+    "approve": 46_000,
+    "wrap": 45_000,
+    "unwrap": 40_000,
+    "aave_supply": 250_000,
+    "aave_withdraw": 250_000,
+    "aave_borrow": 300_000,
+    "aave_repay": 250_000,
+    "aave_claim": 200_000,
+    "vault_deposit": 150_000,
+    "vault_withdraw": 150_000,
+    "swap": 180_000,
+    "across_deposit": 120_000,
+    "cctp_burn": 150_000,
+    "lido_submit": 90_000,
+    "lido_request": 250_000,
+    "lido_claim": 150_000,
+    "lp_mint": 500_000,
+    "lp_decrease": 200_000,
+    "lp_collect": 150_000,
+}
+
+
+def protocol_label(name: str) -> str:
+    return PROTOCOL_LABELS.get(name, name)
+
+
+def plain(amount: Decimal) -> Decimal:
+    """The amount without trailing zeros and without exponent notation: 100.000000 -> 100, 1E+2 -> 100."""
+    normalized = amount.normalize()
+    return normalized.quantize(Decimal(1)) if normalized.as_tuple().exponent > 0 else normalized  # type: ignore[operator]
+
+
+def is_evm_address(text: str) -> bool:
+    """0x + 40 hex, all one case or with a correct EIP-55 checksum (a mixed case that fails the checksum is
+    a typo). eth_utils.is_address alone accepts any casing."""
+    if not is_address(text):
+        return False
+    body = text[2:]
+    return body.islower() or body.isupper() or is_checksum_address(text)

@@ -1,0 +1,256 @@
+"""lp-add, lp-remove and lp-collect: full-range Uniswap v3 positions through the NonfungiblePositionManager.
+
+Pools are named `<TOKEN>-<TOKEN>-<fee tier>` (e.g. USDC-WETH-500); positions by their NFT token id
+(`position:1234` or `1234`). A pool side named by the native asset (ETH) is its wrapped token (pools hold
+WETH), wrapped from the wallet's native balance first."""
+
+from __future__ import annotations
+
+from decimal import ROUND_FLOOR, Decimal
+
+from engine.encoders import (
+    TICK_SPACING_BY_FEE,
+    npm_collect_all,
+    npm_decrease_liquidity,
+    npm_mint_full_range,
+    sort_tokens,
+)
+from engine.planner.context import Amount, IntentContext
+from engine.planner.draft import StepDraft, owner_key
+from engine.planner.facts import OwnedPosition, SwapQuote, SwapQuoteKey, UniswapPositionKey
+from engine.planner.labels import plain
+from engine.planner.tokens import wrap_native
+from engine.registry import RegistryError, Token
+
+UNISWAP = "uniswap"
+# Our defaults (docs/decisions.md): a mint may deposit at most 1% less of either token than desired, and
+# the manager refuses it 20 minutes after planning ("Transaction too old", PeripheryValidation.sol).
+LP_SLIPPAGE_BPS = 100
+LP_DEADLINE_S = 20 * 60
+# Uniswap v3 fees are in hundredths of a bip: 1_000_000 is 100% (v3-core UniswapV3Pool.sol, SwapMath).
+FEE_UNIT = 1_000_000
+POSITION_PREFIX = "position:"
+POOL_ID_EXAMPLE = "USDC-WETH-500"
+
+
+def _manager(ctx: IntentContext, chain: str, action: str) -> str:
+    protocol = ctx.require("protocol").lower()
+    if protocol != UNISWAP:
+        raise ctx.fail("protocol", f"{action} is planned on uniswap (v3 full range), not {protocol}")
+    try:
+        return ctx.registry.contract_for(chain, UNISWAP, action).address
+    except RegistryError as exc:
+        raise ctx.fail("chain", str(exc)) from None
+
+
+def parse_pool_id(ctx: IntentContext, chain: str) -> tuple[tuple[Token, bool], tuple[Token, bool], int]:
+    """The pool's two tokens (each with whether the pool_id named it by the native asset) and fee tier."""
+    pool_id = ctx.require("pool_id")
+    parts = pool_id.split("-")
+    if len(parts) != 3 or not parts[2].isdigit():
+        raise ctx.fail("pool_id", f"must name a pool as <TOKEN>-<TOKEN>-<fee tier>, e.g. {POOL_ID_EXAMPLE}")
+    fee = int(parts[2])
+    if fee not in TICK_SPACING_BY_FEE:
+        tiers = ", ".join(str(t) for t in sorted(TICK_SPACING_BY_FEE))
+        raise ctx.fail("pool_id", f"fee tier {fee} is not one of the full-range tiers {tiers}")
+    sides = []
+    for symbol in parts[:2]:
+        token = ctx.token(chain, "pool_id", symbol)
+        sides.append((ctx.registry.wrapped_native(chain), True) if token.is_native else (token, False))
+    if sides[0][0].symbol == sides[1][0].symbol:
+        raise ctx.fail("pool_id", "a pool needs two different tokens")
+    return sides[0], sides[1], fee
+
+
+def parse_position_id(ctx: IntentContext) -> int:
+    """The position NFT token id of `pool_id`: `position:1234` or a bare `1234`."""
+    raw = ctx.require("pool_id").strip()
+    digits = raw[len(POSITION_PREFIX) :] if raw.lower().startswith(POSITION_PREFIX) else raw
+    if not digits.isdigit() or int(digits) == 0:
+        raise ctx.fail("pool_id", "must be a Uniswap v3 position token id, e.g. position:1234 or 1234")
+    return int(digits)
+
+
+def _minimum(raw: int) -> int:
+    return raw * (10_000 - LP_SLIPPAGE_BPS) // 10_000
+
+
+def plan_lp_add(ctx: IntentContext) -> None:
+    chain = ctx.chain()
+    owner = ctx.wallet_on(chain)
+    manager = _manager(ctx, chain, "lp-add")
+    (first, first_native), (second, second_native), fee = parse_pool_id(ctx, chain)
+    asset = ctx.token(chain)
+    pooled = ctx.registry.wrapped_native(chain) if asset.is_native else asset
+    if pooled.symbol not in (first.symbol, second.symbol):
+        raise ctx.fail("asset", f"{asset.symbol} is not one of the pool's tokens ({ctx.intent.pool_id})")
+    other, other_native = (second, second_native) if pooled.symbol == first.symbol else (first, first_native)
+    if ctx.intent.amount == "chained":
+        raise ctx.fail("amount", "lp-add needs a number or max (both sides are sized at planning)")
+    amount = ctx.amount(chain, owner, asset)
+    ctx.check_funds(chain, owner, asset, amount)
+    assert pooled.address is not None and other.address is not None
+    # The other side at the pool's current price: the QuoterV2 output for this amount, grossed up by the
+    # tier's fee (the quote is net of it), so both sides go in at the price the pool trades at now.
+    key = SwapQuoteKey(chain, pooled.address.lower(), other.address.lower(), amount.raw, fee)
+    quote = ctx.draft.facts.get(key)
+    failure = ctx.draft.facts.failure(key)
+    if failure:
+        raise ctx.fail("pool_id", f"no Uniswap v3 {ctx.intent.pool_id} pool quotes on {chain}: {failure}")
+    other_raw = quote.amount_out * FEE_UNIT // (FEE_UNIT - fee) if isinstance(quote, SwapQuote) else 0
+    other_amount = Amount(other_raw)
+    other_source = ctx.registry.native(chain) if other_native else other
+    ctx.check_funds(chain, owner, other_source, other_amount)
+    if asset.is_native:
+        wrap_native(ctx, chain, owner, amount)
+    if other_native:
+        wrap_native(ctx, chain, owner, other_amount)
+    ctx.pull(chain, owner, pooled, manager, amount, UNISWAP)
+    ctx.pull(chain, owner, other, manager, other_amount, UNISWAP)
+    token0, token1 = sort_tokens(pooled.address, other.address)
+    if token0.lower() == pooled.address.lower():
+        amount0, amount1 = amount.raw, other_raw
+    else:
+        amount0, amount1 = other_raw, amount.raw
+    call = npm_mint_full_range(
+        manager,
+        token0,
+        token1,
+        fee,
+        amount0,
+        amount1,
+        _minimum(amount0),
+        _minimum(amount1),
+        owner,
+        ctx.draft.facts.now + LP_DEADLINE_S,
+    )
+    shown_other = plain(ctx.registry.from_raw(other, other_raw))
+    ctx.draft.add(
+        StepDraft(
+            type="lp-add",
+            chain=chain,
+            protocol=UNISWAP,
+            action_type="AddLiquidity",
+            asset=pooled.symbol,
+            amount=ctx.decimal(pooled, amount),
+            description=(
+                f"Add full-range liquidity to Uniswap v3 {first.symbol}-{second.symbol} "
+                f"{Decimal(fee) / 10_000}% on {chain}: {ctx.decimal(pooled, amount)} {pooled.symbol} and "
+                f"about {shown_other} {other.symbol}, at most {Decimal(LP_SLIPPAGE_BPS) / 100}% less of either"
+            ),
+            wallet=owner,
+            to=call.to,
+            data=call.data,
+            value=0,
+            gas_kind="lp_mint",
+        )
+    )
+
+
+def _owned_position(
+    ctx: IntentContext, chain: str, manager: str, owner: str
+) -> tuple[int, OwnedPosition | None]:
+    """The position of `pool_id` once fetched; PlanError when it does not exist or `owner` does not own it."""
+    token_id = parse_position_id(ctx)
+    key = UniswapPositionKey(chain, manager.lower(), token_id)
+    found = ctx.draft.facts.get(key)
+    failure = ctx.draft.facts.failure(key)
+    if failure:
+        raise ctx.fail("pool_id", failure)
+    if not isinstance(found, OwnedPosition):
+        return token_id, None
+    if owner_key(found.owner) != owner_key(owner):
+        raise ctx.fail("pool_id", f"position {token_id} belongs to {found.owner}, not to {owner}")
+    return token_id, found
+
+
+def _pair(ctx: IntentContext, chain: str, found: OwnedPosition) -> str:
+    names = []
+    for address in (found.position.token0, found.position.token1):
+        try:
+            names.append(ctx.registry.token_by_address(chain, address).symbol)
+        except RegistryError:
+            names.append(address)
+    return "/".join(names)
+
+
+def _liquidity_to_remove(ctx: IntentContext, liquidity: int) -> tuple[int, Decimal]:
+    """(liquidity, percent) the intent removes: `max` is all; a number is a percentage (0, 100]."""
+    amount = ctx.intent.amount
+    if amount is None:
+        raise ctx.fail("amount", "is required for lp-remove: max, or a percentage of the position (0-100)")
+    if amount == "max":
+        return liquidity, Decimal(100)
+    if amount == "chained":
+        raise ctx.fail("amount", "lp-remove takes max or a percentage of the position, not chained")
+    if amount > 100:
+        raise ctx.fail("amount", "is a percentage of the position's liquidity: at most 100")
+    removed = int((liquidity * amount / 100).to_integral_value(rounding=ROUND_FLOOR))
+    if removed == 0:
+        raise ctx.fail("amount", f"{amount}% of the position is less than one unit of liquidity")
+    return removed, plain(amount)
+
+
+def plan_lp_remove(ctx: IntentContext) -> None:
+    chain = ctx.chain()
+    owner = ctx.wallet_on(chain)
+    manager = _manager(ctx, chain, "lp-remove")
+    token_id, found = _owned_position(ctx, chain, manager, owner)
+    if found is None:
+        return  # fetched, then planned again
+    if found.position.liquidity == 0:
+        raise ctx.fail(
+            "pool_id", f"position {token_id} holds no liquidity; lp-collect pays out what it is owed"
+        )
+    liquidity, percent = _liquidity_to_remove(ctx, found.position.liquidity)
+    pair = _pair(ctx, chain, found)
+    # Minimums 0: what a full-range position returns depends on the pool price at execution, which the
+    # planner does not read (docs/decisions.md); the collect that follows pays out whatever was removed.
+    decrease = npm_decrease_liquidity(manager, token_id, liquidity, 0, 0, ctx.draft.facts.now + LP_DEADLINE_S)
+    ctx.draft.add(
+        StepDraft(
+            type="lp-remove",
+            chain=chain,
+            protocol=UNISWAP,
+            action_type="RemoveLiquidity",
+            asset=pair,
+            amount=Decimal(0),
+            description=f"Remove {percent}% of the liquidity of Uniswap v3 position {token_id} ({pair}) on {chain}",
+            wallet=owner,
+            to=decrease.to,
+            data=decrease.data,
+            value=0,
+            gas_kind="lp_decrease",
+        )
+    )
+    _collect_step(ctx, chain, manager, owner, token_id, pair)
+
+
+def plan_lp_collect(ctx: IntentContext) -> None:
+    chain = ctx.chain()
+    owner = ctx.wallet_on(chain)
+    manager = _manager(ctx, chain, "lp-collect")
+    token_id, found = _owned_position(ctx, chain, manager, owner)
+    if found is None:
+        return
+    _collect_step(ctx, chain, manager, owner, token_id, _pair(ctx, chain, found))
+
+
+def _collect_step(ctx: IntentContext, chain: str, manager: str, owner: str, token_id: int, pair: str) -> None:
+    call = npm_collect_all(manager, token_id, owner)
+    ctx.draft.add(
+        StepDraft(
+            type="lp-collect",
+            chain=chain,
+            protocol=UNISWAP,
+            action_type="CollectFees",
+            asset=pair,
+            amount=Decimal(0),
+            description=f"Collect the tokens and fees owed to Uniswap v3 position {token_id} ({pair}) to {owner}",
+            wallet=owner,
+            to=call.to,
+            data=call.data,
+            value=0,
+            gas_kind="lp_collect",
+        )
+    )

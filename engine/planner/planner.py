@@ -1,0 +1,142 @@
+"""intents + wallets + facts -> ordered unsigned steps. Pure: every outside value comes from Facts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.intents.models import Intent
+from engine.planner.bridges import plan_bridge
+from engine.planner.context import IntentContext
+from engine.planner.draft import Draft, StepDraft, owner_key
+from engine.planner.errors import PlanError
+from engine.planner.facts import BalanceKey, Facts
+from engine.planner.labels import is_evm_address, plain
+from engine.planner.lending import plan_borrow, plan_deposit, plan_repay, plan_withdraw
+from engine.planner.liquidity import plan_lp_add, plan_lp_collect, plan_lp_remove
+from engine.planner.models import PlanRequest, PlanResponse, PlanWallet, Step
+from engine.planner.pricing import summarize
+from engine.planner.solana import plan_solana_sweep, plan_solana_transfer, with_solana
+from engine.planner.staking import plan_claim, plan_stake, plan_unstake
+from engine.planner.swaps import plan_swap
+from engine.planner.tokens import plan_approve, plan_same_chain_sweep, plan_transfer
+from engine.registry import Registry, RegistryError
+from engine.registry.addresses import is_valid_address
+
+Builder = Callable[[IntentContext], None]
+# Assets Across carries between EVM chains (docs.across.to "Supported tokens": ETH/WETH, USDC, USDT, DAI,
+# WBTC among them); a cross-chain sweep bridges these and leaves other holdings where they are.
+SWEEP_BRIDGEABLE = ("ETH", "WETH", "USDC", "USDT", "DAI", "WBTC")
+
+
+def plan_sweep(ctx: IntentContext) -> None:
+    from_chain = ctx.chain("from_chain")
+    to_chain = ctx.chain("to_chain") if ctx.intent.to_chain else from_chain
+    if to_chain == from_chain:
+        plan_same_chain_sweep(ctx, from_chain)
+        return
+    owner = ctx.wallet_on(from_chain, "from_chain")
+    symbols = [ctx.token(from_chain).symbol] if ctx.intent.asset else list(SWEEP_BRIDGEABLE)
+    moved = 0
+    for symbol in symbols:
+        try:
+            token = ctx.registry.token(from_chain, symbol)
+            ctx.registry.token(to_chain, symbol)
+        except RegistryError:
+            continue
+        balance = ctx.draft.balance(from_chain, owner, token)
+        if not balance:
+            continue
+        amount = ctx.spendable(from_chain, owner, token) if token.is_native else balance
+        sub = Intent(
+            action="bridge",
+            asset=symbol,
+            from_chain=from_chain,
+            to_chain=to_chain,
+            amount=ctx.registry.from_raw(token, amount),
+            recipient=ctx.intent.recipient,
+            wallet=ctx.intent.wallet,
+        )
+        plan_bridge(IntentContext(ctx.index, sub, ctx.wallets, ctx.draft))
+        moved += 1
+    if not moved and not ctx.draft.facts.missing:
+        raise ctx.fail("from_chain", f"{owner} holds nothing Across can bridge on {from_chain}")
+
+
+BUILDERS: dict[str, Builder] = {
+    "transfer": with_solana(plan_transfer, plan_solana_transfer, "chain"),
+    "sweep": with_solana(plan_sweep, plan_solana_sweep, "from_chain"),
+    "bridge": plan_bridge,
+    "deposit": plan_deposit,
+    "withdraw": plan_withdraw,
+    "borrow": plan_borrow,
+    "repay": plan_repay,
+    "swap": plan_swap,
+    "approve": plan_approve,
+    "stake": plan_stake,
+    "unstake": plan_unstake,
+    "claim": plan_claim,
+    "lp-add": plan_lp_add,
+    "lp-remove": plan_lp_remove,
+    "lp-collect": plan_lp_collect,
+}
+
+
+def _check_wallets(registry: Registry, wallets: tuple[PlanWallet, ...], facts: Facts) -> None:
+    """Wallet chains must be known and addresses valid for their family; given balances seed the facts."""
+    for i, wallet in enumerate(wallets):
+        try:
+            chain = registry.chain(wallet.chain)
+        except RegistryError:
+            raise PlanError(f"wallets[{i}].chain", f"unknown chain {wallet.chain!r}") from None
+        valid = (
+            is_evm_address(wallet.address)
+            if chain.family == "evm"
+            else is_valid_address(chain.family, wallet.address)
+        )
+        if not valid:  # EVM: lowercase or a correct EIP-55 checksum; a wrong checksum is a typo
+            raise PlanError(f"wallets[{i}].address", f"is not a valid {chain.family} address")
+        for j, holding in enumerate(wallet.balances or ()):
+            try:
+                token = registry.token(chain.slug, registry.resolve_token(chain.slug, holding.asset))
+                raw = registry.to_raw(token, holding.amount)
+            except RegistryError as exc:
+                raise PlanError(f"wallets[{i}].balances[{j}]", str(exc)) from None
+            facts.values[BalanceKey(chain.slug, owner_key(wallet.address), token.symbol)] = raw
+
+
+def build_plan(registry: Registry, request: PlanRequest, facts: Facts) -> PlanResponse:
+    """Build the plan from what `facts` knows. Values still unknown are recorded in facts.missing; the
+    caller fetches them and calls again. Raises PlanError naming the field that cannot be planned."""
+    _check_wallets(registry, request.wallets, facts)
+    draft = Draft(registry, facts)
+    for index, intent in enumerate(request.intents):
+        # Intent.action is validated against engine.actions.ACTIONS, and every action has a builder.
+        BUILDERS[intent.action](IntentContext(index, intent, request.wallets, draft))
+    if not draft.steps:
+        raise PlanError("intents", "nothing to do: the intents produce no transaction")
+    return PlanResponse(
+        steps=[_step(i, s) for i, s in enumerate(draft.steps, start=1)], summary=summarize(draft)
+    )
+
+
+def _step(order: int, step: StepDraft) -> Step:
+    return Step(
+        order=order,
+        type=step.type,
+        chain=step.chain,
+        protocol=step.protocol,
+        action_type=step.action_type,
+        asset=step.asset,
+        amount=plain(step.amount),
+        description=step.description,
+        key=step.key,
+        wallet=step.wallet,
+        to=step.to,
+        data=step.data,
+        value=None if step.value is None else str(step.value),
+        wait_for_bridge=step.wait_for_bridge,
+        chained=step.chained,
+        route=step.route,
+        solana_tx=step.solana_tx,
+        solana_format=step.solana_format,
+    )

@@ -1,0 +1,211 @@
+"""Re-encode one planned step for the amount actually available at sign time, re-quoting what is
+perishable (swap minimums, bridge outputs). Pure: quotes come from Facts like the planner's."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from eth_utils import to_checksum_address
+
+from engine.encoders import (
+    EncodingError,
+    aave_borrow,
+    aave_repay,
+    aave_supply,
+    aave_withdraw,
+    across_deposit_v3,
+    erc20_approve,
+    erc20_transfer,
+    erc4626_deposit,
+    erc4626_withdraw,
+    identify_calldata,
+    lido_request_withdrawals,
+    lido_submit,
+    swap_exact_input_single,
+    weth_deposit,
+    weth_withdraw,
+)
+from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
+from engine.planner.bridges import ACROSS_FILL_WINDOW_S
+from engine.planner.errors import RouteExpired
+from engine.planner.facts import BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
+from engine.planner.models import ReencodeRequest, ReencodeResponse, Step
+from engine.planner.staking import withdrawal_chunks
+from engine.planner.swaps import minimum_out, slippage_bps
+from engine.registry import Registry, RegistryError, Token
+
+# Steps sized by on-chain state rather than by an amount (position liquidity, claimable requests, accrued
+# rewards): their calldata is signed as planned.
+UNSIZED_STEP_TYPES = ("lp-remove", "lp-collect", "claim")
+
+
+class Unsupported(Exception):
+    """The step cannot be re-encoded; the message is the unsupported_reason."""
+
+
+def known_targets(registry: Registry, chain: str) -> set[str]:
+    """Every contract this service plans calls to on `chain`: protocol deployments, tokens, vaults."""
+    targets = {t.address.lower() for t in registry.tokens(chain) if t.address}
+    for protocol in registry.protocols():
+        targets.update(d.address.lower() for d in registry.deployments(chain, protocol.name))
+    targets.update(v.address.lower() for v in registry.vaults(chain))
+    return targets
+
+
+def reencode_step(registry: Registry, request: ReencodeRequest, facts: Facts) -> ReencodeResponse:
+    """The step's fresh data, raw amount and value for `actual_amount`; ok false with the reason when it
+    cannot be re-encoded. Raises RouteExpired when a re-quote finds no route, pinned or not."""
+    step = request.step
+    quoted_at = facts.now * 1000
+    try:
+        data, raw, value = _reencode(registry, step, request.actual_amount, facts)
+    except Unsupported as exc:
+        return ReencodeResponse(ok=False, unsupported_reason=str(exc), quoted_at=quoted_at)
+    return ReencodeResponse(ok=True, data=data, amount_raw=str(raw), value=str(value), quoted_at=quoted_at)
+
+
+def _token(registry: Registry, step: Step) -> Token:
+    try:
+        return registry.token(step.chain, registry.resolve_token(step.chain, step.asset))
+    except RegistryError:
+        raise Unsupported(f"{step.asset} is not a known token on {step.chain}") from None
+
+
+def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> tuple[str, int, int]:
+    try:
+        chain = registry.chain(step.chain)
+    except RegistryError:
+        raise Unsupported(f"unknown chain {step.chain!r}") from None
+    if chain.family != "evm":
+        raise Unsupported("Solana messages carry a blockhash that expires: re-plan the step with /plan")
+    if step.type in UNSIZED_STEP_TYPES:
+        raise Unsupported(
+            f"a {step.type} step has no amount to re-encode; sign the planned calldata as it is"
+        )
+    token = _token(registry, step)
+    try:
+        raw = registry.to_raw(token, actual)
+    except RegistryError as exc:
+        raise Unsupported(str(exc)) from None
+    if not step.to:
+        raise Unsupported("the step has no target address")
+    if step.data in (None, "", "0x"):
+        if token.is_native:
+            return "0x", raw, raw  # a plain native transfer: only the value changes
+        raise Unsupported("the step has no calldata")
+    if step.to.lower() not in known_targets(registry, step.chain):
+        raise Unsupported("the step's target is not a contract this service plans calls to")
+    try:
+        decoded = identify_calldata(step.data or "")
+    except EncodingError as exc:
+        raise Unsupported(f"the calldata is not a call this service plans: {exc}") from None
+    name, args, to = decoded.function.name, decoded.args, step.to
+    simple = {
+        "approve": lambda: erc20_approve(to, args[0], raw),
+        "transfer": lambda: erc20_transfer(to, args[0], raw),
+        "deposit": lambda: weth_deposit(to, raw) if not args else erc4626_deposit(to, raw, args[1]),
+        "supply": lambda: aave_supply(to, args[0], raw, args[2]),
+        "borrow": lambda: aave_borrow(to, args[0], raw, args[4]),
+        "repay": lambda: aave_repay(to, args[0], raw, args[3]),
+        "submit": lambda: lido_submit(to, raw),
+    }
+    if name == "withdraw":
+        call = (
+            weth_withdraw(to, raw)
+            if len(args) == 1
+            else aave_withdraw(to, args[0], raw, args[2])
+            if decoded.abi_name.startswith("aave")
+            else erc4626_withdraw(to, raw, args[1], args[2])
+        )
+    elif name in simple:
+        call = simple[name]()
+    elif name == "requestWithdrawals":
+        try:
+            call = lido_request_withdrawals(to, withdrawal_chunks(raw), args[1])
+        except ValueError as exc:
+            raise Unsupported(str(exc)) from None
+    elif name == "exactInputSingle":
+        return _swap(registry, step, token, raw, args[0], facts)
+    elif name == "depositV3":
+        return _across(registry, step, raw, args, facts)
+    elif name == "depositForBurn" and decoded.abi_name.endswith("v2"):
+        call = cctp_v2_deposit_for_burn(
+            to,
+            amount=raw,
+            destination_domain=args[1],
+            mint_recipient=args[2],
+            burn_token=args[3],
+            destination_caller=args[4],
+            max_fee=args[5],
+            min_finality_threshold=args[6],
+        )
+    else:
+        raise Unsupported(f"{name} has no amount to re-encode; sign the planned calldata as it is")
+    return call.data, raw, call.value
+
+
+def _swap(
+    registry: Registry, step: Step, token: Token, raw: int, params: tuple, facts: Facts
+) -> tuple[str, int, int]:
+    token_in, token_out, fee, recipient = params[0], params[1], params[2], params[3]
+    pinned = step.route.fee_tier if step.route and step.route.fee_tier else fee
+    quote: SwapQuote | None = None
+    for tier in (pinned, None):  # the pinned pool first, then once unpinned (contract, 2026-07-15)
+        key = SwapQuoteKey(step.chain, token_in.lower(), token_out.lower(), raw, tier)
+        found = facts.get(key)
+        if isinstance(found, SwapQuote):
+            quote = found
+            break
+        if found is None and key not in facts.failed:
+            break  # being fetched
+    if quote is None:
+        tried = [
+            SwapQuoteKey(step.chain, token_in.lower(), token_out.lower(), raw, t) for t in (pinned, None)
+        ]
+        if all(k in facts.failed for k in tried):
+            raise RouteExpired(f"no Uniswap v3 pool can fill this swap any more: {facts.failed[tried[-1]]}")
+        return "0x", raw, 0
+    bps = (
+        step.route.slippage_bps
+        if step.route and step.route.slippage_bps
+        else slippage_bps(token, registry.from_raw(token, raw))
+    )
+    call = swap_exact_input_single(
+        step.to or "",
+        token_in,
+        token_out,
+        quote.fee_tier,
+        recipient,
+        raw,
+        minimum_out(quote.amount_out, bps),
+        native_in=token.is_native,
+    )
+    return call.data, raw, call.value
+
+
+def _across(registry: Registry, step: Step, raw: int, args: tuple, facts: Facts) -> tuple[str, int, int]:
+    depositor, recipient, input_token, output_token = args[0], args[1], args[2], args[3]
+    destination = registry.chain_by_id(args[6]).slug
+    key = BridgeQuoteKey("across", step.chain, destination, input_token.lower(), output_token.lower(), raw)
+    quote = facts.get(key)
+    if key in facts.failed:
+        raise RouteExpired(f"Across no longer quotes this route: {facts.failed[key]}")
+    if not isinstance(quote, BridgeQuote):
+        return "0x", raw, 0
+    native_in = int(step.value or 0) > 0
+    call = across_deposit_v3(
+        step.to or "",
+        depositor=to_checksum_address(depositor),
+        recipient=to_checksum_address(recipient),
+        input_token=to_checksum_address(input_token),
+        output_token=to_checksum_address(output_token),
+        input_amount=raw,
+        output_amount=quote.output_amount,
+        destination_chain_id=args[6],
+        quote_timestamp=facts.now,
+        fill_deadline=facts.now + ACROSS_FILL_WINDOW_S,
+        exclusive_relayer=quote.exclusive_relayer,
+        exclusivity_deadline=quote.exclusivity_deadline,
+        native_in=native_in,
+    )
+    return call.data, raw, call.value

@@ -1,0 +1,1 @@
+"""Packaged registry data files (JSON); a package so that wheels carry them."""
