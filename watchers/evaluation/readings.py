@@ -1,0 +1,269 @@
+"""Reading the inputs of one batch of checks from the real sources, batched per source.
+
+Prices come from the CoinGecko-compatible client (one request per chunk of ids, fresh stream prices first),
+yields from the DefiLlama-compatible client (one list fetch per TTL; a pool without an id is the one pool
+of its project, chain and symbol, never one of several), health factors from Aave v3 / SparkLend
+Pool.getUserAccountData through Multicall3 (one eth_call per chain), gas prices from eth_gasPrice, and a
+portfolio's value from native and ERC-20 balances (Multicall3 per chain) times USD prices. An input that
+cannot be read gets a reason instead of a value: a check with a missing input never triggers, it fails.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import trio
+
+from engine.agents import GasPriceInput, HealthFactorInput, Input, PortfolioValueInput, PriceInput, YieldInput
+from engine.agents.wallets import is_evm_address
+from engine.encoders import aave_get_user_account_data, decode_aave_user_account_data
+from engine.planner.pricing import COINGECKO_IDS
+from engine.registry import Registry, RegistryError, Token
+from watchers.sources.clients import ChainClients, ChainNotConfigured
+from watchers.sources.jsonrpc import RpcError, RpcUnavailable
+from watchers.sources.market_http import SourceUnavailable
+from watchers.sources.multicall import Call3, aggregate3, erc20_balances, native_balances
+from watchers.sources.prices import CoinGeckoPrices
+from watchers.sources.yields import DefiLlamaYields, UnknownMetric
+
+# IPool.getUserAccountData returns the health factor as a WAD (aave-v3-origin IPool NatSpec: 1e18 = 1.0).
+WAD = Decimal(10) ** 18
+# eth_gasPrice is in wei; gas conditions compare gwei.
+WEI_PER_GWEI = Decimal(10) ** 9
+CHAIN_ERRORS = (RpcUnavailable, RpcError, ChainNotConfigured, RegistryError, ValueError)
+
+
+@dataclass(frozen=True)
+class HoldingsInput:
+    """USD value of the wallets' holdings, of every priced token or of the one symbol (typed portfolio)."""
+
+    wallets: tuple[str, ...]
+    symbol: str | None = None
+
+
+Readable = Input | HoldingsInput
+
+
+@dataclass
+class Readings:
+    """Values read for a batch, and for each input that could not be read, why."""
+
+    values: dict[Readable, Decimal] = field(default_factory=dict)
+    failures: dict[Readable, str] = field(default_factory=dict)
+
+    def value(self, key: Readable) -> Decimal | None:
+        return self.values.get(key)
+
+
+class MarketReader:
+    """Reads inputs from the configured sources; a source that is not configured fails its inputs."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        prices: CoinGeckoPrices | None = None,
+        yields: DefiLlamaYields | None = None,
+        chains: ChainClients | None = None,
+    ) -> None:
+        self.registry = registry
+        self.prices = prices
+        self.yields = yields
+        self.chains = chains
+
+    async def read(self, inputs: Iterable[Readable]) -> Readings:
+        """Read every input, each source batched and all sources concurrently."""
+        wanted = set(inputs)
+        readings = Readings()
+        holdings = [key for key in wanted if isinstance(key, HoldingsInput | PortfolioValueInput)]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._yields, [k for k in wanted if isinstance(k, YieldInput)], readings)
+            nursery.start_soon(
+                self._health, [k for k in wanted if isinstance(k, HealthFactorInput)], readings
+            )
+            nursery.start_soon(self._gas, [k for k in wanted if isinstance(k, GasPriceInput)], readings)
+            nursery.start_soon(self._holdings, holdings, readings)
+        # Prices after holdings: the holdings' token prices join the same price requests.
+        await self._prices([k for k in wanted if isinstance(k, PriceInput)], readings)
+        return readings
+
+    async def price_values(self, coingecko_ids: Iterable[str]) -> tuple[dict[str, Decimal], dict[str, str]]:
+        """USD price per id, and a reason per id that could not be priced."""
+        ids = sorted(set(coingecko_ids))
+        if not ids:
+            return {}, {}
+        if self.prices is None:
+            return {}, dict.fromkeys(ids, "no price API is configured (price_api_url)")
+        try:
+            found = await self.prices.prices(ids)
+        except SourceUnavailable as exc:
+            return {}, dict.fromkeys(ids, str(exc))
+        values = {i: p for i, p in found.items() if p is not None}
+        missing = {i: f"{self.prices.source} has no USD price for {i!r}" for i in ids if found.get(i) is None}
+        return values, missing
+
+    async def _prices(self, keys: list[PriceInput], readings: Readings) -> None:
+        values, missing = await self.price_values(key.coingecko_id for key in keys)
+        for key in keys:
+            if key.coingecko_id in values:
+                readings.values[key] = values[key.coingecko_id]
+            else:
+                readings.failures[key] = missing[key.coingecko_id]
+
+    async def _yields(self, keys: list[YieldInput], readings: Readings) -> None:
+        if not keys:
+            return
+        if self.yields is None:
+            readings.failures.update(dict.fromkeys(keys, "no yields API is configured (yields_api_url)"))
+            return
+        pools: dict[YieldInput, str] = {}
+        by_metric: dict[str, list[YieldInput]] = defaultdict(list)
+        for key in keys:
+            try:
+                pool_id = key.pool_id or await self._pool_of(key)
+            except (SourceUnavailable, AmbiguousPool) as exc:
+                readings.failures[key] = str(exc)
+                continue
+            pools[key] = pool_id
+            by_metric[key.metric].append(key)
+        for metric, group in by_metric.items():
+            try:
+                found = await self.yields.values([pools[key] for key in group], metric)
+            except (SourceUnavailable, UnknownMetric) as exc:
+                readings.failures.update(dict.fromkeys(group, str(exc)))
+                continue
+            for key in group:
+                value = found.get(pools[key])
+                if value is None:
+                    readings.failures[key] = f"{self.yields.source} has no {metric} for pool {pools[key]}"
+                else:
+                    readings.values[key] = value
+
+    async def _pool_of(self, key: YieldInput) -> str:
+        """The pool id of a yield input named by (project, chain, symbol): exactly one pool of the cached
+        list must match. Raises AmbiguousPool when none or several do, SourceUnavailable."""
+        assert self.yields is not None
+        found = await self.yields.pools_matching(key.project, key.chain, key.asset)
+        if len(found) == 1:
+            return found[0]
+        named = f"project {key.project}, chain {key.chain}, symbol {key.asset}"
+        if not found:
+            raise AmbiguousPool(f"{self.yields.source} lists no pool of {named}")
+        # Reading one of several pools would watch a rate the user may not mean: no value instead.
+        raise AmbiguousPool(
+            f"{self.yields.source} lists {len(found)} pools of {named} ({', '.join(sorted(found)[:3])}"
+            f"{', ...' if len(found) > 3 else ''}); the agent needs exactly one"
+        )
+
+    async def _health(self, keys: list[HealthFactorInput], readings: Readings) -> None:
+        by_chain: dict[str, list[HealthFactorInput]] = defaultdict(list)
+        for key in keys:
+            by_chain[key.chain].append(key)
+        async with trio.open_nursery() as nursery:
+            for chain, group in by_chain.items():
+                nursery.start_soon(self._health_on, chain, group, readings)
+
+    async def _health_on(self, chain: str, keys: list[HealthFactorInput], readings: Readings) -> None:
+        if self.chains is None:
+            readings.failures.update(dict.fromkeys(keys, f"no RPC is configured for {chain}"))
+            return
+        try:
+            calls = []
+            for key in keys:
+                pool = self.registry.deployment(chain, key.protocol, "pool")
+                call = aave_get_user_account_data(pool, key.wallet)
+                calls.append(Call3(call.to, bytes.fromhex(call.data[2:])))
+            results = await aggregate3(
+                self.chains.evm(chain), calls, multicall=self.registry.multicall3(chain)
+            )
+        except CHAIN_ERRORS as exc:
+            readings.failures.update(dict.fromkeys(keys, f"health factors on {chain}: {exc}"))
+            return
+        for key, result in zip(keys, results, strict=True):
+            if not result.success:
+                readings.failures[key] = f"getUserAccountData reverted on {chain} for {key.wallet}"
+                continue
+            try:
+                data = decode_aave_user_account_data(result.return_data)
+            except ValueError as exc:
+                readings.failures[key] = f"getUserAccountData on {chain} did not decode: {exc}"
+                continue
+            readings.values[key] = Decimal(data.health_factor) / WAD
+
+    async def _gas(self, keys: list[GasPriceInput], readings: Readings) -> None:
+        for key in keys:
+            if self.chains is None:
+                readings.failures[key] = f"no RPC is configured for {key.chain}"
+                continue
+            try:
+                wei = await self.chains.evm(key.chain).gas_price()
+            except CHAIN_ERRORS as exc:
+                readings.failures[key] = f"gas price on {key.chain}: {exc}"
+                continue
+            readings.values[key] = Decimal(wei) / WEI_PER_GWEI
+
+    async def _holdings(self, keys: list[HoldingsInput | PortfolioValueInput], readings: Readings) -> None:
+        for key in keys:
+            symbol = key.symbol if isinstance(key, HoldingsInput) else None
+            try:
+                readings.values[key] = await self.holdings_value(key.wallets, symbol)
+            except HoldingsUnreadable as exc:
+                readings.failures[key] = str(exc)
+
+    async def holdings_value(self, wallets: Iterable[str], symbol: str | None = None) -> Decimal:
+        """USD value of the EVM wallets' native and ERC-20 balances on every configured chain (only tokens
+        with a known CoinGecko id; only `symbol` when given). Raises HoldingsUnreadable."""
+        owners = [wallet for wallet in wallets if is_evm_address(wallet)]
+        if not owners:
+            raise HoldingsUnreadable("no EVM wallet to value (Solana balances are not read by the watchers)")
+        if self.chains is None or not self.chains.chains:
+            raise HoldingsUnreadable("no chain RPC is configured (rpc_urls)")
+        amounts: dict[str, Decimal] = defaultdict(Decimal)
+        for chain in sorted(self.chains.chains):
+            if chain not in {c.slug for c in self.registry.evm_chains()}:
+                continue
+            for coingecko_id, amount in (await self._chain_holdings(chain, owners, symbol)).items():
+                amounts[coingecko_id] += amount
+        held = {i: a for i, a in amounts.items() if a}
+        prices, missing = await self.price_values(held)
+        if missing:
+            raise HoldingsUnreadable("; ".join(sorted(set(missing.values()))))
+        return sum((amount * prices[i] for i, amount in held.items()), Decimal(0))
+
+    async def _chain_holdings(self, chain: str, owners: list[str], symbol: str | None) -> dict[str, Decimal]:
+        assert self.chains is not None
+        tokens: list[Token] = [
+            token
+            for token in self.registry.tokens(chain)
+            if token.symbol in COINGECKO_IDS and (symbol is None or token.symbol.lower() == symbol.lower())
+        ]
+        evm = self.chains.evm(chain)
+        multicall = self.registry.multicall3(chain)
+        found: dict[str, Decimal] = defaultdict(Decimal)
+        try:
+            if any(token.is_native for token in tokens):
+                native = self.registry.native(chain)
+                for raw in await native_balances(evm, owners, multicall=multicall):
+                    found[COINGECKO_IDS[native.symbol]] += self.registry.from_raw(native, raw)
+            erc20 = [token for token in tokens if not token.is_native and token.address]
+            pairs = [(token.address or "", owner) for token in erc20 for owner in owners]
+            raws = await erc20_balances(evm, pairs, multicall=multicall) if pairs else []
+        except CHAIN_ERRORS as exc:
+            raise HoldingsUnreadable(f"balances on {chain}: {exc}") from None
+        for index, raw in enumerate(raws):
+            token = erc20[index // len(owners)]
+            if raw is None:
+                raise HoldingsUnreadable(f"balanceOf {token.symbol} on {chain} did not answer")
+            found[COINGECKO_IDS[token.symbol]] += self.registry.from_raw(token, raw)
+        return found
+
+
+class HoldingsUnreadable(Exception):
+    """A portfolio's value could not be read; the message says which source failed."""
+
+
+class AmbiguousPool(LookupError):
+    """A yield input names its pool by (project, chain, symbol) and the pool list holds none or several."""

@@ -1,0 +1,83 @@
+"""The watcher nursery: the price watcher, the lease scheduler of every other kind and, when configured,
+the upstream ticker stream feeding the price cache, run together under `intentgate serve` (roles workers
+and all)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import httpx
+import trio
+
+from engine.registry import Registry
+from storage import Database
+from watchers.evaluation.checks import CheckSettings
+from watchers.evaluation.price_watch import PriceWatcher
+from watchers.evaluation.readings import MarketReader
+from watchers.evaluation.scheduler import AgentScheduler, EventsRecorded, LeaseSettings
+from watchers.sources.clients import ChainClients
+from watchers.sources.price_cache import PriceCache
+from watchers.sources.prices import CoinGeckoPrices, PriceSettings
+from watchers.sources.ticker_stream import BinanceTickerStream, TickerStreamSettings
+from watchers.sources.yields import DefiLlamaYields, YieldSettings
+
+
+def default_owner() -> str:
+    """This replica's lease name: host and process id (unique among live replicas)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """Everything the watchers need from the configuration.
+
+    stream_url / stream_symbols: an optional Binance-compatible ticker stream (ws:// or wss:// root) and
+    its symbol -> coingecko id map; stream prices are served from the cache for stream_max_age_s.
+    """
+
+    checks: CheckSettings
+    leases: LeaseSettings
+    price: PriceSettings | None = None
+    yields: YieldSettings | None = None
+    stream_url: str | None = None
+    stream_symbols: Mapping[str, str] = field(default_factory=dict)
+    stream_max_age_s: float = 120.0
+
+
+class Watchers:
+    """Owns the watcher tasks; `run` starts them in its own nursery and returns only when cancelled."""
+
+    def __init__(
+        self,
+        db: Database,
+        registry: Registry,
+        chains: ChainClients | None,
+        http: httpx.AsyncClient,
+        config: WatchConfig,
+        wall_ms: Callable[[], int],
+        on_recorded: EventsRecorded | None = None,
+    ) -> None:
+        """`on_recorded` is called with the events of every committed write (the streams' publish)."""
+        self.config = config
+        self.cache: PriceCache | None = None
+        self.stream: BinanceTickerStream | None = None
+        if config.stream_url and config.stream_symbols:
+            self.cache = PriceCache(config.stream_max_age_s)
+            settings = TickerStreamSettings(config.stream_symbols, base_url=config.stream_url)
+            self.stream = BinanceTickerStream(settings, self.cache)
+        prices = CoinGeckoPrices(config.price, http=http, cache=self.cache) if config.price else None
+        yields = DefiLlamaYields(config.yields, http=http) if config.yields else None
+        self.reader = MarketReader(registry, prices=prices, yields=yields, chains=chains)
+        self.prices = PriceWatcher(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
+        self.scheduler = AgentScheduler(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            if self.stream is not None:
+                await nursery.start(self.stream.run)
+            await nursery.start(self.prices.run)
+            await nursery.start(self.scheduler.run)
+            task_status.started()

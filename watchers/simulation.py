@@ -1,0 +1,356 @@
+"""The executors behind POST /simulate: an EVM fork (pyrevm forking the chain's RPC, with the node's call
+tracer for reverts nested below a successful call) and Solana's litesvm loaded with the accounts a batch
+touches. Nothing is ever broadcast: both run on private, throw-away state.
+
+pyrevm and litesvm are blocking: each batch runs in one worker thread (trio.to_thread.run_sync)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pyrevm
+import trio
+from solders.account import Account
+from solders.litesvm import LiteSVM
+from solders.message import Message, MessageV0
+from solders.pubkey import Pubkey
+from solders.signature import Signature
+from solders.transaction import VersionedTransaction
+from solders.transaction_metadata import FailedTransactionMetadata
+
+from engine.encoders.solana import decode_solana_message
+from engine.simulate import EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
+from watchers.sources.clients import ChainClients
+from watchers.sources.evm import from_data, from_quantity
+from watchers.sources.jsonrpc import JsonRpcClient, RpcError
+from watchers.sources.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
+
+log = logging.getLogger("intentgate.simulation")
+
+# pyrevm 0.3 raises RuntimeError with revm's Debug text of the failed ExecutionResult, e.g.
+# `Revert { gas_used: 22224, output: 0x08c3... }` or `Halt { reason: OutOfGas(Basic), gas_used: 21001 }`;
+# anything else (`Transaction(LackOfFundForMaxFee { .. })`) is a transaction revm refused to run.
+REVERT_TEXT = re.compile(r"^Revert \{ gas_used: (\d+), output: 0x([0-9a-fA-F]*) \}$")
+HALT_TEXT = re.compile(r"^Halt \{ reason: (.+), gas_used: (\d+) \}$")
+# Geth's debug_traceCall tracers (geth docs, "Built-in tracers": callTracer, prestateTracer diffMode).
+CALL_TRACER = {"tracer": "callTracer"}
+DIFF_TRACER = {"tracer": "prestateTracer", "tracerConfig": {"diffMode": True}}
+# Solana RPC reference, getMultipleAccounts: at most 100 pubkeys per request.
+MAX_ACCOUNTS_PER_CALL = 100
+# The upgradeable BPF loader (Solana docs, "Programs: Loaders"): a program account's data is a 4-byte
+# variant tag followed by the 32-byte address of the account holding its executable (ProgramData).
+BPF_UPGRADEABLE_LOADER = "BPFLoaderUpgradeab1e11111111111111111111111"
+
+
+class SimulationUnavailable(Exception):
+    """The executor could not run the batch (its node failed, or the batch is outside what it can run);
+    the message says why."""
+
+
+class ForkUnavailable(SimulationUnavailable):
+    """The fork could not read chain state from the node (unreachable, or it failed mid-batch)."""
+
+
+class EvmExecutor(Protocol):
+    async def codeless(self, chain: str, addresses: Sequence[str]) -> set[str]:
+        """The lowercase addresses among `addresses` that hold no contract code."""
+        ...
+
+    async def run(self, chain: str, chain_id: int, sender: str, calls: Sequence[EvmCall]) -> list[EvmOutcome]:
+        """Run `calls` in order from `sender` on a fork of `chain`'s latest block, state carried over."""
+        ...
+
+
+class SolanaExecutor(Protocol):
+    async def run(self, messages: Sequence[SolanaMessage]) -> list[SvmOutcome]:
+        """Run `messages` in order on the cluster's current accounts, state carried over."""
+        ...
+
+    async def fees(self, messages: Sequence[SolanaMessage]) -> list[int | None]:
+        """The network fee in lamports the cluster charges for each message; None where it cannot say
+        (e.g. the message's blockhash has expired)."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Fork:
+    """The state of block `number`, run as the next block would be: number + 1 at `timestamp`."""
+
+    number: int
+    timestamp: int
+    gas_limit: int
+    coinbase: str
+    prevrandao: bytes
+
+
+@dataclass
+class PyrevmExecutor:
+    """EvmExecutor on pyrevm forking the chain's configured RPC; nested reverts from debug_traceCall.
+
+    Gas is not charged (gas price 0, base fee 0): the batch's gas is reported, and the sender's native
+    balance pays only each step's value, as a wallet's later fee estimate would be separate."""
+
+    chains: ChainClients
+    timeout_s: float = 30.0
+    clock: Callable[[], float] = time.time
+
+    async def codeless(self, chain: str, addresses: Sequence[str]) -> set[str]:
+        rpc = self.chains.rpc(chain)
+        wanted = sorted({address.lower() for address in addresses})
+        codes = await rpc.batch([("eth_getCode", [address, "latest"]) for address in wanted])
+        return {address for address, code in zip(wanted, codes, strict=True) if not from_data(code)}
+
+    async def run(self, chain: str, chain_id: int, sender: str, calls: Sequence[EvmCall]) -> list[EvmOutcome]:
+        rpc = self.chains.rpc(chain)
+        block = await rpc.call("eth_getBlockByNumber", ["latest", False])
+        fork = _Fork(
+            number=from_quantity(block["number"]),
+            # The steps land in a later block: never before now (time checks such as Across's quote
+            # timestamp compare with the wall clock), never before the state's own block.
+            timestamp=max(from_quantity(block["timestamp"]) + 1, int(self.clock())),
+            gas_limit=from_quantity(block["gasLimit"]),
+            coinbase=str(block["miner"]),
+            prevrandao=from_data(block.get("mixHash") or "0x" + "00" * 32),
+        )
+        with trio.fail_after(self.timeout_s):
+            # abandon_on_cancel: a node that hangs must not hold the request; the thread ends on its own.
+            outcomes = await trio.to_thread.run_sync(
+                _run_fork, rpc.url, rpc.label, chain_id, fork, sender, list(calls), abandon_on_cancel=True
+            )
+        return await _with_nested(rpc, fork, sender, calls, outcomes)
+
+
+def _run_fork(
+    url: str, label: str, chain_id: int, fork: _Fork, sender: str, calls: list[EvmCall]
+) -> list[EvmOutcome]:
+    # Errors name `label` (scheme, host and port), never `url`: provider URLs carry API keys.
+    env = pyrevm.Env(
+        cfg=pyrevm.CfgEnv(chain_id=chain_id),
+        block=pyrevm.BlockEnv(
+            number=fork.number + 1,
+            timestamp=fork.timestamp,
+            basefee=0,
+            coinbase=fork.coinbase,
+            gas_limit=fork.gas_limit,
+            prevrandao=fork.prevrandao,
+        ),
+    )
+    try:
+        evm = pyrevm.EVM(env=env, fork_url=url, fork_block=str(fork.number))
+    except (RuntimeError, ValueError):
+        raise ForkUnavailable(f"cannot fork the chain's RPC at {label}") from None
+    outcomes = []
+    for call in calls:
+        try:
+            evm.message_call(sender, call.to, call.data, value=call.value, gas=fork.gas_limit)
+        except RuntimeError as exc:
+            outcomes.append(_failed(str(exc), label))
+            continue
+        outcomes.append(EvmOutcome(success=True, gas_used=evm.result.gas_used))
+    return outcomes
+
+
+def _failed(text: str, label: str) -> EvmOutcome:
+    revert = REVERT_TEXT.match(text)
+    if revert:
+        return EvmOutcome(success=False, gas_used=int(revert[1]), revert_data=bytes.fromhex(revert[2]))
+    halt = HALT_TEXT.match(text)
+    if halt:
+        return EvmOutcome(success=False, gas_used=int(halt[2]), failure=f"halted: {_halt_words(halt[1])}")
+    if "LackOfFund" in text:
+        return EvmOutcome(
+            success=False, gas_used=0, failure="rejected: the sender cannot pay the step's value"
+        )
+    if text.startswith("Database("):  # pyrevm's fork could not read state: the node failed, not the step
+        raise ForkUnavailable(f"the fork could not read chain state from the RPC at {label}")
+    if text.startswith("Transaction("):
+        return EvmOutcome(success=False, gas_used=0, failure=f"rejected by the EVM: {text}")
+    raise SimulationUnavailable(f"the fork failed: {text}")
+
+
+def _halt_words(reason: str) -> str:
+    if reason.startswith("OutOfGas"):
+        return "out of gas"
+    if reason.startswith("OpcodeNotFound") or reason.startswith("InvalidFEOpcode"):
+        return "invalid opcode"
+    return reason
+
+
+async def _with_nested(
+    rpc: JsonRpcClient, fork: _Fork, sender: str, calls: Sequence[EvmCall], outcomes: list[EvmOutcome]
+) -> list[EvmOutcome]:
+    """Find reverts below successful calls with the node's callTracer, each step traced on the state the
+    earlier steps left (their prestate diffs applied as state overrides). A node without the debug
+    namespace leaves the outcomes as they are."""
+    overrides: dict[str, dict[str, Any]] = {}
+    found = list(outcomes)
+    for index, (call, outcome) in enumerate(zip(calls, outcomes, strict=True)):
+        if not outcome.success:
+            continue  # a failed transaction changes no state
+        tx = {"from": sender, "to": call.to, "data": "0x" + call.data.hex(), "value": hex(call.value)}
+        # The same block environment as the fork's (geth's debug_traceCall blockOverrides).
+        options: dict[str, Any] = {
+            "blockOverrides": {"number": hex(fork.number + 1), "time": hex(fork.timestamp)}
+        }
+        if overrides:
+            options["stateOverrides"] = overrides
+        try:
+            trace, diff = await rpc.batch(
+                [
+                    ("debug_traceCall", [tx, hex(fork.number), {**CALL_TRACER, **options}]),
+                    ("debug_traceCall", [tx, hex(fork.number), {**DIFF_TRACER, **options}]),
+                ]
+            )
+        except RpcError as exc:
+            # No debug namespace on this node (or it refuses the tracer): nested reverts stay unknown, and
+            # the top-level outcomes, which pyrevm decided, stand as they are.
+            log.warning(
+                "debug_traceCall unavailable at %s (%s): nested reverts not inspected", rpc.label, exc
+            )
+            return found
+        if isinstance(trace, dict) and "error" not in trace:
+            nested = _first_nested_revert(trace)
+            if nested is not None:
+                found[index] = EvmOutcome(success=True, gas_used=outcome.gas_used, nested=nested)
+        if isinstance(diff, dict):
+            _apply_diff(overrides, diff)
+    return found
+
+
+def _first_nested_revert(frame: dict[str, Any]) -> NestedRevert | None:
+    for child in frame.get("calls") or ():
+        if not isinstance(child, dict):
+            continue
+        if "error" in child:
+            output = child.get("output") or "0x"
+            return NestedRevert(to=str(child.get("to", "")), data=from_data(output))
+        deeper = _first_nested_revert(child)
+        if deeper is not None:
+            return deeper
+    return None
+
+
+def _apply_diff(overrides: dict[str, dict[str, Any]], diff: dict[str, Any]) -> None:
+    # diffMode: `post` holds what changed; a slot in `pre` but absent from `post` became zero.
+    pre, post = diff.get("pre") or {}, diff.get("post") or {}
+    for address in set(pre) | set(post):
+        after, before = post.get(address) or {}, pre.get(address) or {}
+        entry = overrides.setdefault(address, {})
+        for field in ("balance", "nonce", "code"):
+            if field in after:
+                entry[field] = hex(after[field]) if isinstance(after[field], int) else after[field]
+        slots = entry.setdefault("stateDiff", {})
+        for slot in before.get("storage") or {}:
+            slots[slot] = "0x" + "00" * 32
+        slots.update(after.get("storage") or {})
+
+
+@dataclass
+class LiteSvmExecutor:
+    """SolanaExecutor on solders' litesvm, with the accounts the messages name loaded from the RPC."""
+
+    chains: ChainClients
+    timeout_s: float = 30.0
+
+    async def run(self, messages: Sequence[SolanaMessage]) -> list[SvmOutcome]:
+        solana = self.chains.solana()
+        decoded = [decode_solana_message(m.solana_tx, m.solana_format) for m in messages]
+        for message in decoded:
+            if isinstance(message, MessageV0) and message.address_table_lookups:
+                raise SimulationUnavailable("messages with address lookup tables cannot be simulated")
+        keys = list(dict.fromkeys(str(key) for message in decoded for key in message.account_keys))
+        accounts = await _load(solana, keys)
+        programs = [
+            _programdata(account)
+            for account in accounts.values()
+            if account and account.owner == BPF_UPGRADEABLE_LOADER
+        ]
+        extra = [key for key in programs if key and key not in accounts]
+        if extra:
+            accounts.update(await _load(solana, extra))
+        with trio.fail_after(self.timeout_s):
+            return await trio.to_thread.run_sync(_run_svm, decoded, accounts, abandon_on_cancel=True)
+
+    async def fees(self, messages: Sequence[SolanaMessage]) -> list[int | None]:
+        rpc = self.chains.solana().rpc
+        calls = [("getFeeForMessage", [m.solana_tx, {"commitment": DEFAULT_COMMITMENT}]) for m in messages]
+        fees: list[int | None] = []
+        for result in await rpc.batch(calls, raise_errors=False):
+            value = result.get("value") if isinstance(result, dict) else None
+            fees.append(value if isinstance(value, int) else None)
+        return fees
+
+
+async def _load(solana: SolanaClient, keys: list[str]) -> dict[str, SolanaAccount | None]:
+    found: dict[str, SolanaAccount | None] = {}
+    for start in range(0, len(keys), MAX_ACCOUNTS_PER_CALL):
+        chunk = keys[start : start + MAX_ACCOUNTS_PER_CALL]
+        found.update(zip(chunk, await solana.get_multiple_accounts(chunk), strict=True))
+    return found
+
+
+def _programdata(account: SolanaAccount) -> str | None:
+    if not account.executable or len(account.data) < 36:
+        return None
+    return str(Pubkey.from_bytes(account.data[4:36]))
+
+
+def _run_svm(
+    messages: list[Message | MessageV0], accounts: dict[str, SolanaAccount | None]
+) -> list[SvmOutcome]:
+    # Unsigned messages: signatures are placeholders, so signature and blockhash checks are off, and the
+    # history is off so identical placeholder signatures are not refused as duplicates.
+    svm = LiteSVM().with_sigverify(False).with_blockhash_check(False).with_transaction_history(0)
+    for key, account in accounts.items():
+        if account is None:
+            continue
+        pubkey = Pubkey.from_string(key)
+        if account.executable and svm.get_account(pubkey) is not None:
+            continue  # a builtin or default program litesvm ships: keep its own
+        svm.set_account(
+            pubkey,
+            Account(
+                lamports=account.lamports,
+                data=account.data,
+                owner=Pubkey.from_string(account.owner),
+                executable=account.executable,
+            ),
+        )
+    outcomes = []
+    for message in messages:
+        signers = message.header.num_required_signatures
+        tx = VersionedTransaction.populate(message, [Signature.default()] * signers)
+        result = svm.send_transaction(tx)
+        if isinstance(result, FailedTransactionMetadata):
+            meta = result.meta()
+            outcomes.append(
+                SvmOutcome(
+                    success=False,
+                    compute_units=meta.compute_units_consumed(),
+                    fee=meta.fee(),
+                    error=_svm_error(result.err(), list(meta.logs())),
+                )
+            )
+        else:
+            outcomes.append(
+                SvmOutcome(success=True, compute_units=result.compute_units_consumed(), fee=result.fee())
+            )
+    return outcomes
+
+
+def _svm_error(err: object, logs: list[str]) -> str:
+    """The failing instruction and its log: the program's own lines before its `failed` line."""
+    index = getattr(err, "index", None)
+    failed_at = next((i for i, line in enumerate(logs) if " failed: " in line), None)
+    if failed_at is None:
+        return f"transaction failed: {err}"
+    own = [line for line in logs[:failed_at] if not line.startswith("Program ")]
+    said = own[-1].removeprefix("Program log: ") if own else ""
+    failure = logs[failed_at].split(" failed: ", 1)[1]
+    where = f"instruction {index}" if index is not None else "an instruction"
+    return f"{where} failed: {said} ({failure})" if said else f"{where} failed: {failure}"

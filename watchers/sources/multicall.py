@@ -1,0 +1,140 @@
+"""Multicall3 aggregate3: many eth_calls in one, each allowed to fail on its own.
+
+Multicall3 (github.com/mds1/multicall, src/Multicall3.sol) is deployed at the same address on every
+chain the service supports. Its ABI, used here:
+    struct Call3 { address target; bool allowFailure; bytes callData; }
+    struct Result { bool success; bytes returnData; }
+    function aggregate3(Call3[] calldata calls) payable returns (Result[] memory returnData);
+    function getEthBalance(address addr) view returns (uint256 balance);
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eth_abi import decode, encode
+from eth_utils import function_signature_to_4byte_selector
+
+from watchers.sources.evm import Block, EvmClient
+
+# Canonical Multicall3 address, the same on every EVM chain (mds1/multicall README, "Deployments").
+MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11"
+
+AGGREGATE3_SELECTOR = function_signature_to_4byte_selector("aggregate3((address,bool,bytes)[])")
+GET_ETH_BALANCE_SELECTOR = function_signature_to_4byte_selector("getEthBalance(address)")
+# ERC-20 (eips.ethereum.org/EIPS/eip-20): balanceOf(address), allowance(address owner, address spender).
+BALANCE_OF_SELECTOR = function_signature_to_4byte_selector("balanceOf(address)")
+ALLOWANCE_SELECTOR = function_signature_to_4byte_selector("allowance(address,address)")
+
+# Calls per aggregate3 round trip: keeps one eth_call well inside node gas caps (a balanceOf costs a few
+# thousand gas; 500 of them stay far below the 50M default eth_call gas cap of geth and anvil).
+DEFAULT_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Call3:
+    """One call inside aggregate3."""
+
+    target: str
+    data: bytes
+    allow_failure: bool = True
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """One result of aggregate3: whether the inner call succeeded and what it returned (or reverted with)."""
+
+    success: bool
+    return_data: bytes
+
+
+def encode_aggregate3(calls: Sequence[Call3]) -> bytes:
+    """Calldata for aggregate3(calls)."""
+    args = [(call.target, call.allow_failure, call.data) for call in calls]
+    return AGGREGATE3_SELECTOR + encode(["(address,bool,bytes)[]"], [args])
+
+
+def decode_aggregate3(data: bytes) -> list[CallResult]:
+    """Decode aggregate3's return data into CallResults."""
+    (results,) = decode(["(bool,bytes)[]"], data)
+    return [CallResult(bool(success), bytes(returned)) for success, returned in results]
+
+
+async def aggregate3(
+    evm: EvmClient,
+    calls: Sequence[Call3],
+    *,
+    multicall: str = MULTICALL3_ADDRESS,
+    block: Block = "latest",
+    chunk: int = DEFAULT_CHUNK,
+) -> list[CallResult]:
+    """Run `calls` through Multicall3 (in chunks of `chunk`) and return one CallResult per call.
+
+    Raises RpcError when the aggregate itself reverts (a call with allow_failure=False failed) and
+    RpcUnavailable when the node cannot be reached.
+    """
+    results: list[CallResult] = []
+    for start in range(0, len(calls), chunk):
+        part = calls[start : start + chunk]
+        returned = await evm.eth_call(multicall, encode_aggregate3(part), block=block)
+        decoded = decode_aggregate3(returned)
+        if len(decoded) != len(part):
+            raise ValueError(f"aggregate3 returned {len(decoded)} results for {len(part)} calls")
+        results.extend(decoded)
+    return results
+
+
+def _uint(result: CallResult) -> int | None:
+    # A token that reverts or returns fewer than 32 bytes has no readable amount: None, not zero.
+    if not result.success or len(result.return_data) < 32:
+        return None
+    return int.from_bytes(result.return_data[:32], "big")
+
+
+async def erc20_balances(
+    evm: EvmClient,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    multicall: str = MULTICALL3_ADDRESS,
+    block: Block = "latest",
+) -> list[int | None]:
+    """balanceOf for many (token, owner) pairs in one round trip; None where the token call failed."""
+    calls = [Call3(token, BALANCE_OF_SELECTOR + encode(["address"], [owner])) for token, owner in pairs]
+    return [_uint(result) for result in await aggregate3(evm, calls, multicall=multicall, block=block)]
+
+
+async def erc20_allowances(
+    evm: EvmClient,
+    triples: Sequence[tuple[str, str, str]],
+    *,
+    multicall: str = MULTICALL3_ADDRESS,
+    block: Block = "latest",
+) -> list[int | None]:
+    """allowance for many (token, owner, spender) triples in one round trip; None where it failed."""
+    calls = [
+        Call3(token, ALLOWANCE_SELECTOR + encode(["address", "address"], [owner, spender]))
+        for token, owner, spender in triples
+    ]
+    return [_uint(result) for result in await aggregate3(evm, calls, multicall=multicall, block=block)]
+
+
+async def native_balances(
+    evm: EvmClient,
+    owners: Sequence[str],
+    *,
+    multicall: str = MULTICALL3_ADDRESS,
+    block: Block = "latest",
+) -> list[int]:
+    """Native balances (wei) of many owners through Multicall3.getEthBalance, in one round trip."""
+    calls = [
+        Call3(multicall, GET_ETH_BALANCE_SELECTOR + encode(["address"], [owner]), allow_failure=False)
+        for owner in owners
+    ]
+    balances = []
+    for result in await aggregate3(evm, calls, multicall=multicall, block=block):
+        amount = _uint(result)
+        if amount is None:
+            raise ValueError("getEthBalance returned no amount")
+        balances.append(amount)
+    return balances

@@ -1,0 +1,150 @@
+"""USD prices by coingecko id from a CoinGecko-compatible HTTP API, with a stream-fed cache in front.
+
+Wire facts (CoinGecko API reference, "Coin Price by IDs", docs.coingecko.com/v3.0.1/reference/simple-price):
+- GET {base}/simple/price?ids=<comma-separated ids>&vs_currencies=usd[&include_24hr_change=true]
+- answer: {"bitcoin": {"usd": 67187.3358936566, "usd_24h_change": 3.63727894677354}, ...}; the docs say
+  `usd_24h_change` may be null. Any requested id absent from the object, or without a `usd` value, is
+  reported as missing (None), never as 0.
+- Base URLs: https://api.coingecko.com/api/v3 (Demo, header `x-cg-demo-api-key`) and
+  https://pro-api.coingecko.com/api/v3 (paid plans, header `x-cg-pro-api-key`)
+  (docs.coingecko.com/v3.0.1/reference/authentication and /reference/authentication, "Header (Recommended)").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+import httpx
+
+from watchers.sources.market_http import SourceUnavailable, decimal_or_none, get_json, join_url, origin
+from watchers.sources.price_cache import PriceCache
+
+# The quote currency of every price the service watches (contract: price agents compare USD thresholds).
+VS_CURRENCY = "usd"
+# Header names per CoinGecko plan (CoinGecko authentication pages cited in the module docstring).
+API_KEY_HEADERS = {"demo": "x-cg-demo-api-key", "pro": "x-cg-pro-api-key"}
+# Public Demo API root (CoinGecko "Setting Up Your API Key": Demo API root URL).
+DEFAULT_BASE_URL = "https://api.coingecko.com/api/v3"
+
+Plan = Literal["demo", "pro"]
+
+
+@dataclass(frozen=True)
+class PriceSettings:
+    """Where and how the price API is asked.
+
+    base_url: API root up to and without /simple (e.g. DEFAULT_BASE_URL, or the devnet market's URL).
+    api_key, plan: optional key and the plan whose header carries it; never logged nor shown in errors.
+    chunk_size: ids per request; CoinGecko documents no maximum for `ids`, 100 keeps the URL short.
+    timeout: seconds for one request (trio.fail_after).
+    """
+
+    base_url: str = DEFAULT_BASE_URL
+    api_key: str | None = field(default=None, repr=False)
+    plan: Plan = "demo"
+    chunk_size: int = 100
+    timeout: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.chunk_size < 1:
+            raise ValueError("chunk_size must be at least 1")
+        if self.timeout <= 0:
+            raise ValueError("timeout must be positive seconds")
+        if self.plan not in API_KEY_HEADERS:
+            raise ValueError(f"plan must be one of {sorted(API_KEY_HEADERS)}")
+
+
+@dataclass(frozen=True)
+class PriceQuote:
+    """A USD price and, when the source gave one, its change over 24 hours in percent."""
+
+    price: Decimal
+    change_24h_pct: Decimal | None = None
+
+
+class CoinGeckoPrices:
+    """Answers USD prices by coingecko id: fresh stream prices from `cache` first, the HTTP API for the rest."""
+
+    def __init__(
+        self, settings: PriceSettings, *, http: httpx.AsyncClient, cache: PriceCache | None = None
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self._http = http
+        self.source = f"price API at {origin(settings.base_url)}"
+
+    async def prices(self, coingecko_ids: Iterable[str]) -> dict[str, Decimal | None]:
+        """Price per requested id; None for an id the API does not return (never 0).
+
+        Raises SourceUnavailable when a request fails (see get_json) or its body is malformed.
+        """
+        quotes = await self._quotes(coingecko_ids, with_change=False)
+        return {coingecko_id: (q.price if q else None) for coingecko_id, q in quotes.items()}
+
+    async def quotes(self, coingecko_ids: Iterable[str]) -> dict[str, PriceQuote | None]:
+        """Price and 24-hour change per requested id; None for an id the API does not return.
+
+        Raises SourceUnavailable as prices() does.
+        """
+        return await self._quotes(coingecko_ids, with_change=True)
+
+    async def _quotes(
+        self, coingecko_ids: Iterable[str], *, with_change: bool
+    ) -> dict[str, PriceQuote | None]:
+        wanted = list(dict.fromkeys(coingecko_ids))
+        found: dict[str, PriceQuote | None] = dict.fromkeys(wanted)
+        remaining = wanted
+        if self.cache is not None:
+            cached = self.cache.fresh(wanted)
+            for coingecko_id, entry in cached.items():
+                if with_change and entry.change_24h_pct is None:
+                    continue  # the caller wants the change and the stream did not carry one
+                found[coingecko_id] = PriceQuote(entry.price, entry.change_24h_pct)
+            remaining = [i for i in wanted if found[i] is None]
+        size = self.settings.chunk_size
+        # Sequential on purpose: the public API's rate limit is per minute, parallel chunks only hit it sooner.
+        for start in range(0, len(remaining), size):
+            found.update(await self._fetch(remaining[start : start + size], with_change=with_change))
+        return found
+
+    async def _fetch(self, chunk: Sequence[str], *, with_change: bool) -> dict[str, PriceQuote | None]:
+        settings = self.settings
+        params = {"ids": ",".join(chunk), "vs_currencies": VS_CURRENCY}
+        if with_change:
+            params["include_24hr_change"] = "true"
+        headers = {"accept": "application/json"}
+        secrets: tuple[str, ...] = ()
+        if settings.api_key:
+            headers[API_KEY_HEADERS[settings.plan]] = settings.api_key
+            secrets = (settings.api_key,)
+        body = await get_json(
+            self._http,
+            join_url(settings.base_url, "simple", "price"),
+            source=self.source,
+            deadline_s=settings.timeout,
+            params=params,
+            headers=headers,
+            secrets=secrets,
+        )
+        if not isinstance(body, dict):
+            raise SourceUnavailable(self.source, "malformed body: not a JSON object of ids")
+        return {coingecko_id: self._quote(coingecko_id, body.get(coingecko_id)) for coingecko_id in chunk}
+
+    def _quote(self, coingecko_id: str, entry: object) -> PriceQuote | None:
+        if entry is None:
+            return None
+        if not isinstance(entry, dict):
+            raise SourceUnavailable(self.source, f"malformed body: {coingecko_id} is not an object")
+        price = decimal_or_none(entry.get(VS_CURRENCY), source=self.source, field=f"{coingecko_id}.usd")
+        if price is None:
+            return None
+        if price <= 0:
+            # A zero or negative price is not a market price; reporting it would fire agents on garbage.
+            raise SourceUnavailable(self.source, f"malformed body: {coingecko_id}.usd is {price}")
+        change = decimal_or_none(
+            entry.get(f"{VS_CURRENCY}_24h_change"), source=self.source, field=f"{coingecko_id}.usd_24h_change"
+        )
+        return PriceQuote(price, change)
