@@ -1,0 +1,153 @@
+"""The Quart-Trio application: routes from the table, policies around them, the envelope everywhere."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from quart import Response, current_app, g, request
+from quart_trio import QuartTrio
+from ulid import ULID
+from werkzeug.exceptions import HTTPException
+
+from gateway.dashboard import install_dashboard  # dashboard (issue 9)
+from gateway.errors import HTTP_CODES, ApiError
+from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from gateway.openapi import build_openapi
+from gateway.policy import guarded, json_response
+from gateway.routes import routes
+from gateway.services import Services
+from gateway.streams import stream_socket  # streams (issue 9)
+from gateway.versioning import API_PREFIX, SCHEMA_HEADER, SCHEMA_VERSION
+from storage import StorageError
+from watchers.tasks import first_leaf
+
+log = logging.getLogger("intentgate.http")
+
+
+def create_app(services: Services) -> QuartTrio:
+    app = QuartTrio("intentgate")
+    app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    app.extensions["intentgate"] = services
+    table = routes()
+    for route in table:
+        app.add_url_rule(
+            API_PREFIX + route.path,
+            endpoint=route.name,
+            view_func=guarded(
+                route.handler,
+                scope=route.scope,
+                cost=route.cost,
+                body_model=route.body_model,
+                query_model=route.query_model,
+                name=route.name,
+            ),
+            methods=[route.method],
+        )
+    # streams (issue 9): the WebSocket twin of GET /agent-events/stream (it applies the policy itself).
+    app.add_websocket(API_PREFIX + "/stream", endpoint="stream_socket", view_func=stream_socket)
+    install_dashboard(app)  # dashboard (issue 9)
+    openapi = build_openapi(table)
+
+    @app.get(API_PREFIX + "/openapi.json")
+    async def openapi_document() -> Response:
+        return json_response(openapi)
+
+    @app.get("/healthz")
+    async def healthz() -> Response:
+        return json_response({"status": "ok"})
+
+    @app.get("/readyz")
+    async def readyz() -> Response:
+        await services.db.ping()
+        return json_response({"status": "ready"})
+
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        return Response(services.metrics.render(), content_type=METRICS_CONTENT_TYPE)
+
+    _install_error_handlers(app)
+    _install_request_hooks(app)
+    if services.settings.devnet:
+        # Devnet only: fund the wallets a planning request names (after the request id is set).
+        from gateway.devnet.faucet_hook import install_faucet_hook
+
+        install_faucet_hook(app)
+    return app
+
+
+def _envelope(status: int, code: str, message: str, issues: list | None = None) -> Response:
+    return json_response({"error": code, "friendly_message": message, "issues": issues or []}, status)
+
+
+def _install_error_handlers(app: QuartTrio) -> None:
+    @app.errorhandler(ApiError)
+    async def api_error(exc: ApiError) -> Response:
+        response = json_response(exc.body(), exc.status)
+        response.headers.update(exc.headers)
+        return response
+
+    @app.errorhandler(HTTPException)
+    async def http_error(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        code, message = HTTP_CODES.get(status, ("invalid_request", exc.description or "Request refused."))
+        response = _envelope(status, code, message)
+        if status == 405 and exc.valid_methods:  # type: ignore[attr-defined]
+            response.headers["Allow"] = ", ".join(sorted(exc.valid_methods))  # type: ignore[attr-defined]
+        if status == 413:
+            # The unread body is still on the wire: this connection cannot carry another request.
+            response.headers["Connection"] = "close"
+        return response
+
+    @app.errorhandler(StorageError)
+    async def storage_error(exc: StorageError) -> Response:
+        log.error("storage unavailable", extra={"request_id": g.get("request_id"), "error": str(exc)})
+        return _envelope(503, "upstream_unavailable", "The service's storage is unavailable; retry shortly.")
+
+    @app.errorhandler(Exception)
+    async def internal_error(exc: Exception) -> Response:
+        if isinstance(exc, BaseExceptionGroup):
+            # A nursery in a handler wrapped an answerable error: answer it as if raised alone.
+            leaf = first_leaf(exc)
+            if isinstance(leaf, ApiError):
+                return await api_error(leaf)
+            if isinstance(leaf, StorageError):
+                return await storage_error(leaf)
+        log.exception("unhandled error", extra={"request_id": g.get("request_id")})
+        return _envelope(500, "internal_error", "Something failed on our side; retrying is reasonable.")
+
+
+def _install_request_hooks(app: QuartTrio) -> None:
+    @app.before_request
+    async def start() -> None:
+        g.started = time.perf_counter()
+        g.request_id = f"req_{ULID()}"
+
+    @app.after_request
+    async def finish(response: Response) -> Response:
+        response.headers[SCHEMA_HEADER] = SCHEMA_VERSION
+        request_id = g.get("request_id")
+        if request_id:
+            response.headers["Request-Id"] = request_id
+        decision = g.get("rate_limit")
+        if decision is not None:
+            response.headers.update(decision.headers())
+        services: Services = current_app.extensions["intentgate"]
+        rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+        services.metrics.observe(rule, request.method, response.status_code, elapsed)
+        principal = g.get("principal")
+        if log.isEnabledFor(logging.INFO):
+            log.info(
+                "request",
+                extra={
+                    "request_id": request_id,
+                    "method": request.method,
+                    "route": rule,
+                    "status": response.status_code,
+                    "ms": round(elapsed * 1000, 2),
+                    "tenant": principal.tenant_id if principal else None,
+                },
+            )
+        return response

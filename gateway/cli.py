@@ -1,0 +1,255 @@
+"""`intentgate`: serve, config, db upgrade, keys create|list|revoke, credits grant."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from gateway.auth import SCOPES
+from gateway.config import ConfigError, Settings, load_settings
+from gateway.ratelimit import TIERS
+from storage import StorageError, accounts
+
+
+class CliError(Exception):
+    """A command could not do what was asked; printed without a traceback, exit status 2."""
+
+
+def _store_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, help="data directory (default .intentgate)")
+    parser.add_argument("--database-url", help="postgresql://... (default: SQLite in the data directory)")
+    parser.add_argument("--config", type=Path, help="TOML configuration file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="intentgate", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the gateway and its background workers")
+    _store_options(serve)
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--role", choices=["all", "api", "workers"])
+    serve.add_argument("--devnet", action="store_true", default=None, help="run offline on local chains")
+
+    config = commands.add_parser("config", help="print the effective configuration, secrets redacted")
+    _store_options(config)
+
+    db = commands.add_parser("db", help="storage administration")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    _store_options(db_commands.add_parser("upgrade", help="apply pending migrations"))
+
+    keys = commands.add_parser("keys", help="API keys")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser("create", help="create a key (printed once)")
+    _store_options(create)
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--tier", choices=sorted(TIERS))
+    create.add_argument("--scopes", default=",".join(SCOPES), help="comma-separated: plan,agents")
+    create.add_argument("--credits", type=int, default=0, help="credits to grant the tenant")
+    create.add_argument("--json", action="store_true")
+    listing = key_commands.add_parser("list", help="list keys (never the keys themselves)")
+    _store_options(listing)
+    listing.add_argument("--tenant")
+    listing.add_argument("--json", action="store_true")
+    revoke = key_commands.add_parser("revoke", help="revoke a key by id")
+    _store_options(revoke)
+    revoke.add_argument("key_id")
+
+    credits = commands.add_parser("credits", help="credit balances")
+    credit_commands = credits.add_subparsers(dest="credits_command", required=True)
+    grant = credit_commands.add_parser("grant", help="grant credits to a tenant")
+    _store_options(grant)
+    grant.add_argument("--tenant", required=True)
+    grant.add_argument("--amount", type=int, required=True)
+    return parser
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    flags = {
+        name: getattr(args, name, None)
+        for name in ("data_dir", "database_url", "host", "port", "role", "devnet")
+    }
+    return load_settings(flags, config_file=getattr(args, "config", None))
+
+
+def _open_store(settings: Settings):  # type: ignore[no-untyped-def]
+    from gateway.service import open_database
+
+    db = open_database(settings)
+    db.upgrade()
+    return db
+
+
+def cmd_serve(settings: Settings) -> int:
+    from gateway.app import create_app
+    from gateway.logs import configure_logging
+    from gateway.service import prepare, serve
+
+    configure_logging(settings.log_format, settings.log_level)
+    services = prepare(settings)
+    app = create_app(services)
+
+    async def main() -> None:
+        shutdown = trio.Event()
+        async with trio.open_nursery() as nursery:
+
+            async def on_signals() -> None:
+                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                    async for signum in signals:
+                        print(
+                            f"received {signal.Signals(signum).name}; finishing in-flight requests",
+                            flush=True,
+                        )
+                        shutdown.set()
+                        return
+
+            nursery.start_soon(on_signals)
+            binds = await nursery.start(
+                lambda task_status: serve(services, app, shutdown=shutdown, say=_say, task_status=task_status)
+            )
+            for bind in binds:
+                print(f"intentgate serving on {bind} (role {settings.role})", flush=True)
+            await shutdown.wait()
+        print("intentgate stopped", flush=True)
+
+    try:
+        trio.run(main)
+    except BaseExceptionGroup as group:
+        # The devnet failing to start is the operator's to fix (install anvil): say so without a traceback.
+        failed = _devnet_failure(group)
+        if failed is None:
+            raise
+        raise CliError(f"--devnet could not start: {failed}") from None
+    finally:
+        services.db.dispose()
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _devnet_failure(group: BaseExceptionGroup) -> Exception | None:
+    from gateway.devnet.mode import DevnetUnavailable
+
+    found = group.subgroup(DevnetUnavailable)
+    while isinstance(found, BaseExceptionGroup):
+        found = found.exceptions[0]
+    return found if isinstance(found, Exception) else None
+
+
+def cmd_keys_create(settings: Settings, args: argparse.Namespace) -> int:
+    scopes = tuple(s.strip() for s in args.scopes.split(",") if s.strip())
+    unknown = [s for s in scopes if s not in SCOPES]
+    if unknown or not scopes:
+        raise CliError(f"--scopes must be a comma-separated subset of {','.join(SCOPES)}")
+    if args.credits < 0:
+        raise CliError("--credits must be zero or positive")
+    db = _open_store(settings)
+
+    def create(conn: Any) -> tuple[str, accounts.ApiKey, int]:
+        tenant = accounts.ensure_tenant(conn, args.tenant, args.tier)
+        key, record = accounts.create_key(conn, tenant, scopes)
+        balance = accounts.grant_credits(conn, tenant.id, args.credits) if args.credits else tenant.balance
+        return key, record, balance
+
+    key, record, balance = db.transaction(create)
+    if args.json:
+        out = {
+            "tenant": args.tenant,
+            "key": key,
+            "tier": record.tier,
+            "scopes": list(scopes),
+            "credits": balance,
+        }
+        print(json.dumps(out))
+    else:
+        print(
+            f"API key for tenant {args.tenant} (tier {record.tier}, scopes {','.join(scopes)}), shown once:"
+        )
+        print(key)
+        print(f"key id: {record.id}   credits: {balance}")
+    return 0
+
+
+def cmd_keys_list(settings: Settings, args: argparse.Namespace) -> int:
+    keys = _open_store(settings).transaction(accounts.list_keys, args.tenant)
+    rows = [
+        {
+            "id": k.id,
+            "tenant": k.tenant_name,
+            "tier": k.tier,
+            "scopes": list(k.scopes),
+            "prefix": k.prefix,
+            "created_at": k.created_at,
+            "revoked_at": k.revoked_at,
+        }
+        for k in keys
+    ]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for row in rows:
+        state = "revoked" if row["revoked_at"] else "active"
+        print(
+            f"{row['id']}  {row['tenant']:<20} {row['tier']:<9} {','.join(row['scopes']):<12} {row['prefix']}…  {state}"
+        )
+    return 0
+
+
+def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
+    if not _open_store(settings).transaction(accounts.revoke_key, args.key_id):
+        raise CliError(f"no active key with id {args.key_id}")
+    print(f"revoked {args.key_id}")
+    return 0
+
+
+def cmd_credits_grant(settings: Settings, args: argparse.Namespace) -> int:
+    db = _open_store(settings)
+
+    def grant(conn: Any) -> int:
+        tenant = accounts.get_tenant_by_name(conn, args.tenant)
+        if tenant is None:
+            raise CliError(f"no tenant named {args.tenant}")
+        try:
+            return accounts.grant_credits(conn, tenant.id, args.amount)
+        except accounts.AccountError as exc:
+            raise CliError(str(exc)) from None
+
+    print(f"tenant {args.tenant} balance: {db.transaction(grant)}")
+    return 0
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = settings_from(args)
+    if args.command == "serve":
+        return cmd_serve(settings)
+    if args.command == "config":
+        print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
+        return 0
+    if args.command == "db":
+        _open_store(settings)
+        print("storage is at the latest migration")
+        return 0
+    if args.command == "keys":
+        handlers = {"create": cmd_keys_create, "list": cmd_keys_list, "revoke": cmd_keys_revoke}
+        return handlers[args.keys_command](settings, args)
+    return cmd_credits_grant(settings, args)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        code = run(argv)
+    except (CliError, ConfigError, StorageError) as exc:
+        print(f"intentgate: {exc}", file=sys.stderr)
+        code = 2
+    sys.exit(code)

@@ -1,0 +1,5 @@
+"""The dashboard page (issue 9): static files served at /dashboard; all data calls go to /v1beta."""
+
+from gateway.dashboard.pages import STATIC_DIR, install_dashboard
+
+__all__ = ["STATIC_DIR", "install_dashboard"]

@@ -1,0 +1,39 @@
+"""Serving the dashboard: plain HTML, JS and CSS shipped in the package (no build step), no auth for the
+files themselves. The page keeps the API key in sessionStorage and sends it as a Bearer header to /v1beta."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quart import Response, send_from_directory
+from quart_trio import QuartTrio
+
+STATIC_DIR = Path(__file__).parent / "static"
+# The page loads only its own files and talks only to this origin; it can never be framed.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
+async def _file(name: str) -> Response:
+    response = await send_from_directory(STATIC_DIR, name)
+    response.headers.update(PAGE_HEADERS)
+    return response
+
+
+def install_dashboard(app: QuartTrio) -> None:
+    """Add GET /dashboard (the page) and GET /dashboard/<file> (its scripts and styles)."""
+
+    @app.get("/dashboard")
+    async def dashboard() -> Response:
+        return await _file("index.html")
+
+    @app.get("/dashboard/<path:name>")
+    async def dashboard_file(name: str) -> Response:
+        return await _file(name)

@@ -1,0 +1,160 @@
+"""`intentgate serve --devnet`: the upstreams of the service, run locally for as long as it serves.
+
+One anvil per EVM chain of the registry (its own chain id, an ephemeral loopback port) with the protocol
+stand-ins at the registry's addresses, the devnet market feed (CoinGecko- and DefiLlama-shaped prices and
+yields, and a Binance-shaped ticker stream that the watchers' price cache follows) and the devnet Across
+API. The service reaches them through its production clients: open_devnet
+only hands back the settings that point those clients here, and a faucet per chain.
+
+Solana is not run: the registry's Solana chain is left out of rpc_urls, so Solana requests answer 503
+service_not_configured (SKIPPED below says why, and startup prints it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Collection, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import httpx
+import trio
+
+from engine.registry import Chain, Registry, load_registry
+from gateway.config import Settings
+from gateway.devnet.across_api import SuggestedFees, serve_across_api
+from gateway.devnet.anvil import AnvilFailed, AnvilNotFound
+from gateway.devnet.chain import DevnetChain, open_devnet_chain
+from gateway.devnet.faucet import Faucet
+from gateway.devnet.from_registry import world_from_registry
+from gateway.devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
+from gateway.devnet.rpc import TransactionFailed
+from watchers.sources.evm import from_quantity
+from watchers.sources.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
+
+# Chains of the registry the devnet does not run, with the reason startup prints.
+SKIPPED = {
+    "solana": "no local Solana JSON-RPC server is part of the devnet yet; Solana requests answer 503 "
+    "service_not_configured",
+}
+# The chain whose latest block the Across API quotes against (Across's hub pool lives on Ethereum).
+HUB_CHAIN = "ethereum"
+# Starting a chain: anvil, then the stand-ins and their setup transactions.
+START_ERRORS = (AnvilNotFound, AnvilFailed, TransactionFailed, RpcError, RpcUnavailable, OSError)
+
+
+class DevnetUnavailable(RuntimeError):
+    """The devnet could not start (anvil missing or failing, a stand-in not installed)."""
+
+
+@dataclass(frozen=True)
+class Devnet:
+    """A running devnet: its chains by slug, a faucet per chain, the market feed and the Across API."""
+
+    chains: Mapping[str, DevnetChain]
+    faucets: Mapping[str, Faucet]
+    market: MarketUrls
+    across_api_url: str
+    skipped: Mapping[str, str]
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that point the service's production clients at this devnet."""
+        return {
+            "rpc_urls": {slug: chain.url for slug, chain in self.chains.items()},
+            "across_api_url": self.across_api_url,
+            "price_api_url": self.market.http,
+            "yields_api_url": self.market.http,
+            # The market feed's Binance-shaped mini ticker stream feeds the price cache, as an exchange
+            # stream does in production.
+            "ticker_stream_url": self.market.ws,
+            "ticker_symbols": dict(STREAM_SYMBOLS),
+        }
+
+    def describe(self) -> list[str]:
+        """One line per thing started (and per chain not started), for the startup output."""
+        lines = [
+            f"devnet chain {slug} (chain id {chain.node.chain_id}): {chain.url}"
+            for slug, chain in self.chains.items()
+        ]
+        lines.append(f"devnet market feed (prices, yields): {self.market.http}")
+        lines.append(f"devnet ticker stream (mini tickers): {self.market.ws}/stream")
+        lines.append(f"devnet Across API: {self.across_api_url}")
+        lines += [f"devnet chain {slug} not run: {reason}" for slug, reason in self.skipped.items()]
+        return lines
+
+
+def devnet_chains(registry: Registry, only: Collection[str] | None = None) -> list[Chain]:
+    """The EVM chains the devnet runs: every one of the registry, or those of `only`."""
+    return [chain for chain in registry.evm_chains() if only is None or chain.slug in only]
+
+
+@asynccontextmanager
+async def open_devnet(
+    settings: Settings,
+    *,
+    registry: Registry | None = None,
+    chains: Collection[str] | None = None,
+) -> AsyncIterator[Devnet]:
+    """Start every devnet chain concurrently, then the market feed and the Across API; yield the running
+    devnet and stop all of it (anvils terminated, their temporary logs removed) when the block exits.
+
+    `chains` limits the EVM chains run (default: all of the registry's). Raises DevnetUnavailable naming
+    each chain that failed to start.
+    """
+    registry = registry or load_registry()
+    wanted = devnet_chains(registry, chains)
+    skipped = {slug: reason for slug, reason in SKIPPED.items() if chains is None or slug in chains}
+    rpc_settings = RpcSettings(timeout=settings.rpc_timeout_s)
+    failure: DevnetUnavailable | None = None
+    async with httpx.AsyncClient(timeout=None) as http, trio.open_nursery() as nursery:
+        running: dict[str, DevnetChain] = {}
+        errors: dict[str, str] = {}
+        async with trio.open_nursery() as starting:
+            for chain in wanted:
+                starting.start_soon(_start_chain, nursery, registry, chain, running, errors)
+        if errors:
+            failure = DevnetUnavailable(
+                "; ".join(f"{slug}: {reason}" for slug, reason in sorted(errors.items()))
+            )
+            nursery.cancel_scope.cancel()
+        else:
+            market: MarketUrls = await nursery.start(serve_market, MarketWalk())
+            hub = running.get(HUB_CHAIN) or next(iter(running.values()))
+            fees = SuggestedFees(
+                registry, partial(_latest_block, JsonRpcClient(hub.url, http=http, settings=rpc_settings))
+            )
+            across: str = await nursery.start(serve_across_api, fees)
+            ordered = {chain.slug: running[chain.slug] for chain in wanted}
+            faucets = {slug: chain.faucet(http) for slug, chain in ordered.items()}
+            yield Devnet(ordered, faucets, market, across, skipped)
+            nursery.cancel_scope.cancel()
+    if failure is not None:
+        raise failure
+
+
+async def _start_chain(
+    nursery: trio.Nursery,
+    registry: Registry,
+    chain: Chain,
+    running: dict[str, DevnetChain],
+    errors: dict[str, str],
+) -> None:
+    try:
+        running[chain.slug] = await nursery.start(_run_chain, registry, chain)
+    except START_ERRORS as exc:
+        errors[chain.slug] = str(exc)
+
+
+async def _run_chain(
+    registry: Registry, chain: Chain, *, task_status: trio.TaskStatus[DevnetChain] = trio.TASK_STATUS_IGNORED
+) -> None:
+    world = partial(world_from_registry, registry, chain.slug)
+    async with open_devnet_chain(chain.chain_id or 0, world) as running:
+        task_status.started(running)
+        await trio.sleep_forever()
+
+
+async def _latest_block(rpc: JsonRpcClient) -> tuple[int, int]:
+    block = await rpc.call("eth_getBlockByNumber", ["latest", False])
+    return from_quantity(block["number"]), from_quantity(block["timestamp"])

@@ -1,0 +1,342 @@
+"""The standard devnet: which stand-in goes at which address, and the liquidity and settings it starts with.
+
+build_world() turns token descriptions and protocol addresses into the plain mapping the deployer takes.
+Addresses not given are derived deterministically from a label, so a devnet without the registry is
+still stable across runs; the registry's real addresses are passed in through `tokens` and `addresses`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from eth_utils import keccak, to_checksum_address
+
+from gateway.devnet.deploy import SetupCall, Standin
+
+# Protocol roles: the keys of DevnetWorld.addresses for the protocol stand-ins.
+MULTICALL3 = "multicall3"
+AAVE_POOL = "aave_pool"
+AAVE_REWARDS = "aave_rewards"
+UNISWAP_ROUTER = "uniswap_swap_router02"
+UNISWAP_QUOTER = "uniswap_quoter_v2"
+UNISWAP_POSITIONS = "uniswap_position_manager"
+ACROSS_SPOKE_POOL = "across_spoke_pool"
+LIDO_WITHDRAWAL_QUEUE = "lido_withdrawal_queue"
+CCTP_TOKEN_MESSENGER = "cctp_token_messenger"
+ERC4626_VAULT = "erc4626_vault"
+
+# Canonical Multicall3 address (mds1/multicall README, "Deployments"): the stand-in goes there.
+MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11"
+# Circle CCTP domain ids (developers.circle.com/stablecoins/supported-domains): Ethereum 0, Avalanche 1,
+# OP Mainnet 2, Arbitrum 3, Solana 5, Base 6, Polygon PoS 7. The messenger stand-in accepts burns towards each.
+CCTP_DOMAINS = (0, 1, 2, 3, 5, 6, 7)
+# Aave quotes prices in base currency units with 8 decimals (IPriceOracleGetter BASE_CURRENCY_UNIT 1e8).
+PRICE_DECIMALS = 8
+# Liquidity each venue (Aave reserve, swap router) starts with, in USD; enough for any demo amount.
+LIQUIDITY_USD = 1_000_000
+# Native wei the admin keeps beyond what setup wraps: gas and the faucet's first wraps (1000 coins).
+ADMIN_NATIVE_RESERVE = 1000 * 10**18
+# Native wei the Lido withdrawal queue holds to pay claims (it has no oracle-fed buffer on the devnet).
+WITHDRAWAL_QUEUE_ETH = 10_000 * 10**18
+# place(role, artifact, init, native_wei) -> address: records a stand-in in the world being built.
+Place = Callable[..., str]
+# Token kinds: which stand-in artifact serves a token.
+TOKEN_ARTIFACTS = {
+    "erc20": "StandinERC20",
+    "tether": "TetherToken",
+    "wrapped_native": "WETH9",
+    "steth": "Lido",
+}
+# Aave reserve risk settings in basis points (ltv, liquidation threshold): devnet values of the same order
+# as Aave v3 Ethereum's listed parameters, chosen for demos, not copied facts.
+RISK_BPS = {"stable": (7500, 7800), "WETH": (8050, 8300), "WBTC": (7300, 7800)}
+
+
+@dataclass(frozen=True)
+class DevnetToken:
+    """A token on the devnet: where it lives, its decimals, which stand-in serves it and its USD price."""
+
+    symbol: str
+    name: str
+    decimals: int
+    kind: str  # a key of TOKEN_ARTIFACTS
+    price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
+    address: str
+    reserve: bool = True  # listed on the Aave stand-in (when it has a price)
+
+    @property
+    def priced(self) -> bool:
+        return self.price_usd is not None
+
+    @property
+    def price_base(self) -> int:
+        """The USD price in Aave base currency units (8 decimals); raises ValueError when unpriced."""
+        if self.price_usd is None:
+            raise ValueError(f"{self.symbol} has no devnet price")
+        return int(self.price_usd * 10**PRICE_DECIMALS)
+
+    def raw(self, amount: Decimal) -> int:
+        """Whole-token `amount` in raw units."""
+        return int(amount * 10**self.decimals)
+
+
+@dataclass(frozen=True)
+class DevnetVault:
+    """An ERC-4626 vault stand-in over one of the world's tokens, placed at `address` (or derived from role)."""
+
+    role: str
+    name: str
+    symbol: str
+    underlying: str  # token symbol
+    address: str | None = None
+
+
+# The vault the default world offers: a plain ERC-4626 vault over USDC.
+DEFAULT_VAULTS = (DevnetVault(ERC4626_VAULT, "Devnet USDC Vault", "dvUSDC", "USDC"),)
+
+
+@dataclass
+class DevnetWorld:
+    """Everything the deployer needs, plus the addresses and tokens tests and the faucet use."""
+
+    tokens: dict[str, DevnetToken]
+    addresses: dict[str, str]
+    standins: dict[str, Standin] = field(default_factory=dict)
+    setup: list[SetupCall] = field(default_factory=list)
+    # Native wei the admin must hold before setup: what it wraps into liquidity, plus a reserve for gas.
+    admin_native_wei: int = ADMIN_NATIVE_RESERVE
+
+    def a_token(self, symbol: str) -> str:
+        """The aToken stand-in of a reserve."""
+        return self.addresses[f"aave_atoken:{symbol}"]
+
+    def debt_token(self, symbol: str) -> str:
+        """The variable debt token stand-in of a reserve."""
+        return self.addresses[f"aave_variable_debt:{symbol}"]
+
+
+def devnet_address(label: str) -> str:
+    """A stable, checksummed address for a devnet-only contract, derived from a label."""
+    return to_checksum_address(keccak(text=f"intentgate devnet {label}")[-20:])
+
+
+def default_tokens() -> list[DevnetToken]:
+    """The devnet token set: 6-, 8- and 18-decimal tokens, a USDT-style token, WETH9, stETH, a reward token.
+
+    Prices are round demo figures, not market data.
+    """
+    rows = [
+        ("USDC", "USD Coin", 6, "erc20", "1", True),
+        ("USDT", "Tether USD", 6, "tether", "1", True),
+        ("DAI", "Dai Stablecoin", 18, "erc20", "1", True),
+        ("WBTC", "Wrapped BTC", 8, "erc20", "60000", True),
+        ("WETH", "Wrapped Ether", 18, "wrapped_native", "3000", True),
+        ("stETH", "Liquid staked Ether 2.0", 18, "steth", "3000", False),
+        ("AAVE", "Aave Token", 18, "erc20", "100", False),
+    ]
+    return [
+        DevnetToken(symbol, name, decimals, kind, Decimal(price), devnet_address(f"token {symbol}"), reserve)
+        for symbol, name, decimals, kind, price, reserve in rows
+    ]
+
+
+def build_world(
+    admin: str,
+    *,
+    tokens: Sequence[DevnetToken] | None = None,
+    addresses: Mapping[str, str] | None = None,
+    reward_token: str = "AAVE",
+    vaults: Sequence[DevnetVault] = DEFAULT_VAULTS,
+    roles: Collection[str] | None = None,
+) -> DevnetWorld:
+    """The standard devnet: every token, Multicall3, Aave Pool/aTokens/RewardsController, SwapRouter02 and
+    QuoterV2, the position manager, the Across SpokePool, Lido stETH and its withdrawal queue, the CCTP
+    TokenMessenger and an ERC-4626 vault over USDC, with `admin` as the devnet admin.
+
+    `addresses` overrides any role's address (role keys above; "aave_atoken:<SYM>",
+    "aave_variable_debt:<SYM>"); roles not given get devnet_address(role). `roles`, when given, limits the
+    protocol stand-ins to those roles (tokens and vaults are always installed).
+    """
+    token_list = list(tokens) if tokens is not None else default_tokens()
+    world = DevnetWorld(tokens={token.symbol: token for token in token_list}, addresses={})
+    given = dict(addresses or {})
+
+    def address_of(role: str) -> str:
+        return given.get(role) or (MULTICALL3_ADDRESS if role == MULTICALL3 else devnet_address(role))
+
+    def place(
+        role: str, artifact: str, init: Sequence[tuple[str, Sequence[object]]] = (), native: int = 0
+    ) -> str:
+        address = address_of(role)
+        world.addresses[role] = address
+        world.standins[address] = Standin(artifact, init, native)
+        return address
+
+    for token in token_list:
+        init: list[tuple[str, Sequence[object]]] = []
+        if token.kind in ("erc20", "tether", "steth"):
+            minter = token.address if token.kind == "steth" else "0x" + "00" * 20
+            init.append(
+                (
+                    "initialize(string,string,uint8,address)",
+                    (token.name, token.symbol, token.decimals, minter),
+                )
+            )
+        world.standins[token.address] = Standin(TOKEN_ARTIFACTS[token.kind], init)
+
+    def wanted(role: str) -> bool:
+        return roles is None or role in roles
+
+    if wanted(MULTICALL3):
+        place(MULTICALL3, "Multicall3")
+    if wanted(AAVE_POOL):
+        add_aave_market(world, place, admin, token_list, reward_token if wanted(AAVE_REWARDS) else None)
+    if wanted(UNISWAP_ROUTER):
+        _uniswap(
+            world,
+            place,
+            admin,
+            token_list,
+            with_quoter=wanted(UNISWAP_QUOTER),
+            with_positions=wanted(UNISWAP_POSITIONS),
+        )
+    weth = _first_of_kind(token_list, "wrapped_native")
+    if weth is not None and wanted(ACROSS_SPOKE_POOL):
+        place(ACROSS_SPOKE_POOL, "SpokePool", [("initialize(address)", (weth.address,))])
+    steth = _first_of_kind(token_list, "steth")
+    if steth is not None and wanted(LIDO_WITHDRAWAL_QUEUE):
+        place(
+            LIDO_WITHDRAWAL_QUEUE,
+            "WithdrawalQueueERC721",
+            [("initialize(address)", (steth.address,))],
+            WITHDRAWAL_QUEUE_ETH,
+        )
+    if wanted(CCTP_TOKEN_MESSENGER):
+        messenger = place(CCTP_TOKEN_MESSENGER, "TokenMessenger", [("initialize(address)", (admin,))])
+        for domain in CCTP_DOMAINS:
+            remote = bytes.fromhex(messenger[2:]).rjust(32, b"\0")
+            world.setup.append(
+                SetupCall(messenger, "addRemoteTokenMessenger(uint32,bytes32)", (domain, remote))
+            )
+    for vault in vaults:
+        if vault.underlying not in world.tokens:
+            continue
+        asset = world.tokens[vault.underlying]
+        if vault.address:
+            given.setdefault(vault.role, vault.address)
+        share = address_of(vault.role)
+        shares = (
+            "initialize(string,string,uint8,address)",
+            (vault.name, vault.symbol, asset.decimals, share),
+        )
+        place(vault.role, "ERC4626Vault", [shares, ("setAsset(address)", (asset.address,))])
+    return world
+
+
+def _first_of_kind(tokens: Sequence[DevnetToken], kind: str) -> DevnetToken | None:
+    return next((token for token in tokens if token.kind == kind), None)
+
+
+def _fund(world: DevnetWorld, token: DevnetToken, to: str, amount: int) -> None:
+    """Setup calls that leave `amount` raw units of `token` at `to`, whatever kind of token it is."""
+    if token.kind in ("wrapped_native", "steth"):
+        world.admin_native_wei += amount
+    if token.kind == "wrapped_native":
+        world.setup.append(SetupCall(token.address, "deposit()", (), amount))
+        world.setup.append(SetupCall(token.address, "transfer(address,uint256)", (to, amount)))
+    elif token.kind == "steth":
+        world.setup.append(SetupCall(token.address, "submit(address)", ("0x" + "00" * 20,), amount))
+        world.setup.append(SetupCall(token.address, "transfer(address,uint256)", (to, amount)))
+    else:
+        world.setup.append(SetupCall(token.address, "mint(address,uint256)", (to, amount)))
+
+
+def _liquidity(token: DevnetToken) -> int:
+    return token.raw(Decimal(LIQUIDITY_USD) / (token.price_usd or Decimal(1)))
+
+
+def add_aave_market(
+    world: DevnetWorld, place: Place, admin: str, tokens: Sequence[DevnetToken], reward_token: str | None
+) -> None:
+    pool = place(AAVE_POOL, "AavePool", [("initialize(address)", (admin,))])
+    for token in tokens:
+        if not token.reserve or not token.priced:
+            continue
+        init = "initialize(string,string,uint8,address)"
+        a_token = place(
+            f"aave_atoken:{token.symbol}",
+            "AaveAToken",
+            [(init, (f"Aave {token.symbol}", f"a{token.symbol}", token.decimals, pool))],
+        )
+        debt = place(
+            f"aave_variable_debt:{token.symbol}",
+            "StandinERC20",
+            [
+                (
+                    init,
+                    (
+                        f"Aave Variable Debt {token.symbol}",
+                        f"variableDebt{token.symbol}",
+                        token.decimals,
+                        pool,
+                    ),
+                )
+            ],
+        )
+        ltv, threshold = RISK_BPS.get(token.symbol, RISK_BPS["stable"])
+        world.setup.append(
+            SetupCall(
+                pool,
+                "setReserve(address,address,address,uint256,uint256,uint256,bool)",
+                (token.address, a_token, debt, token.price_base, ltv, threshold, True),
+            )
+        )
+        _fund(world, token, a_token, _liquidity(token))
+    if reward_token is None:
+        return
+    rewards = place(AAVE_REWARDS, "AaveRewardsController", [("initialize(address)", (admin,))])
+    if reward_token in world.tokens and world.tokens[reward_token].priced:
+        _fund(world, world.tokens[reward_token], rewards, _liquidity(world.tokens[reward_token]))
+
+
+def _uniswap(
+    world: DevnetWorld,
+    place: Place,
+    admin: str,
+    tokens: Sequence[DevnetToken],
+    *,
+    with_quoter: bool,
+    with_positions: bool,
+) -> None:
+    weth = _first_of_kind(tokens, "wrapped_native")
+    router = place(
+        UNISWAP_ROUTER,
+        "SwapRouter02",
+        [("initialize(address,address)", (admin, weth.address if weth else "0x" + "00" * 20))],
+    )
+    if with_quoter:
+        place(UNISWAP_QUOTER, "QuoterV2", [("initialize(address)", (router,))])
+    if with_positions:
+        place(UNISWAP_POSITIONS, "NonfungiblePositionManager")
+    priced = [token for token in tokens if token.price_usd is not None]
+    for token_in in priced:
+        for token_out in priced:
+            if token_in.symbol != token_out.symbol:
+                # Raw units of token_out per raw unit of token_in, scaled by 1e18, from the USD prices.
+                rate = (
+                    token_in.price_usd
+                    * 10**token_out.decimals
+                    * 10**18
+                    / (token_out.price_usd * 10**token_in.decimals)
+                )
+                world.setup.append(
+                    SetupCall(
+                        router,
+                        "setRate(address,address,uint256)",
+                        (token_in.address, token_out.address, int(rate)),
+                    )
+                )
+    for token in priced:
+        _fund(world, token, router, _liquidity(token))

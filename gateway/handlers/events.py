@@ -1,0 +1,105 @@
+"""GET /agent-events (the pull rail) and POST /agents/{id}/test (a synthetic agent.test event queued through
+the same outbox as a real trigger)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from functools import partial
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gateway.errors import ApiError
+from gateway.policy import Call, Reply
+from storage import agents as agent_store
+from storage import evaluation
+from storage.accounts import now_ms
+from storage.events import Event, record_event
+from watchers.evaluation import TEST, UnreadableAgent, event_for, spec_of, test_trigger
+
+# contract: GET /agent-events, "limit (1 to 200, default 50)"
+LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT = 1, 200, 50
+# Longest cursor read before it is garbage (ours are about 50 characters).
+CURSOR_MAX_CHARS = 200
+# contract: Limits, "delivery tick: every 2 minutes"
+DELIVERY_TICK_TEXT = "within 2 minutes"
+_EVENT_ID = re.compile(r"evt_[0-9A-HJKMNP-TV-Z]{26}")
+
+
+class EventListQuery(BaseModel):
+    """GET /agent-events query. A garbage cursor is treated as absent (contract)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    cursor: str | None = None
+    limit: int = Field(LIMIT_DEFAULT, ge=LIMIT_MIN, le=LIMIT_MAX)
+
+
+def event_out(event: Event) -> dict[str, Any]:
+    """The pull-rail item: {id, type, created_at (epoch-ms), agent: {id, kind}, trigger}."""
+    return {
+        "id": event.id,
+        "type": event.type,
+        "created_at": event.created_at,
+        "agent": {"id": event.agent_id, "kind": event.agent_kind},
+        "trigger": event.trigger,
+    }
+
+
+def encode_cursor(event: Event) -> str:
+    """An opaque cursor for the position just after `event` (base64url of created_at and id)."""
+    return base64.urlsafe_b64encode(f"{event.created_at}.{event.id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> tuple[int, str] | None:
+    """(created_at, id) of a cursor written by encode_cursor; None for an absent or garbage cursor."""
+    if not cursor or len(cursor) > CURSOR_MAX_CHARS:
+        return None
+    try:
+        raw = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True)
+        created, _, event_id = raw.decode("ascii").partition(".")
+    except (binascii.Error, ValueError):
+        return None
+    if not created.isdigit() or _EVENT_ID.fullmatch(event_id) is None:
+        return None
+    return int(created), event_id
+
+
+async def list_events(call: Call) -> Reply:
+    """The tenant's events newest first; next_cursor is null when no more follow."""
+    query: EventListQuery = call.query
+    rows = await call.services.db.run(
+        evaluation.list_events, call.principal.tenant_id, query.limit + 1, decode_cursor(query.cursor)
+    )
+    page = rows[: query.limit]
+    next_cursor = encode_cursor(page[-1]) if len(rows) > query.limit else None
+    return Reply({"events": [event_out(event) for event in page], "next_cursor": next_cursor})
+
+
+async def test_agent(call: Call) -> Reply:
+    """202 {ok, note}: an agent.test event is recorded now (pull rail) and queued for every active webhook
+    endpoint with its first attempt due now (the outbox sends it on its next tick). 404 as GET /agents/{id}."""
+    agent_id = call.path["agent_id"]
+    tenant_id, db = call.principal.tenant_id, call.services.db
+    agent = await db.run(agent_store.get_agent, tenant_id, agent_id)
+    if agent is None:
+        raise ApiError(404, "agent_not_found", "No agent with this id exists for your tenant.")
+    try:
+        trigger = test_trigger(spec_of(agent))
+    except UnreadableAgent:
+        # A stored agent that no longer validates still gets its test event, with the placeholders.
+        trigger = {"headline": f"Test event: {agent.rendered}", "kind": agent.kind}
+        trigger.update(condition="above", threshold=0, wallet=agent.wallets[0])
+    now = now_ms()
+    event = event_for(agent, TEST, trigger, now)
+    queued = await db.run(partial(record_event, event=event, deliver_at=now))
+    if call.services.streams is not None:  # streams (issue 9): committed, so live streams may show it
+        call.services.streams.publish([event])
+    where = f"{queued} active webhook endpoint{'s' if queued != 1 else ''}"
+    note = (
+        f"Test event {event.id} queued: it is on GET /agent-events now and is delivered to {where} on the "
+        f"next delivery tick ({DELIVERY_TICK_TEXT})."
+    )
+    return Reply({"ok": True, "note": note}, 202)

@@ -1,0 +1,165 @@
+"""Policy applied around every route once: auth, scope, rate limit, body and query parsing, credits.
+
+A handler receives a `Call` with everything already checked, and returns a pydantic model (200), a
+`Reply` (another status), or a ready Response (streams, 204)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+from pydantic import BaseModel, ValidationError
+from quart import Response, current_app, g, request
+
+from gateway import jsonio
+from gateway.auth import Principal
+from gateway.errors import ApiError, from_validation, invalid_request
+from storage import accounts
+
+if TYPE_CHECKING:
+    from gateway.services import Services
+
+log = logging.getLogger("intentgate.policy")
+
+
+@dataclass
+class Reply:
+    model: BaseModel | dict[str, Any]
+    status: int = 200
+
+
+@dataclass
+class CreditHold:
+    """Credits reserved for one metered call. Settled once: kept when the call is delivered, refunded
+    otherwise. A streaming handler takes the hold over and settles it when its stream ends."""
+
+    services: Services
+    tenant_id: str
+    amount: int
+    reason: str
+    taken_over: bool = False
+    settled: bool = False
+
+    async def settle(self, delivered: bool) -> None:
+        if self.settled:
+            return
+        self.settled = True
+        if delivered:
+            return
+        with trio.CancelScope(shield=True):  # a refund must not be lost to a cancelled request
+            await self.services.db.run(accounts.refund_credits, self.tenant_id, self.amount, self.reason)
+
+
+@dataclass
+class Call:
+    services: Services
+    principal: Principal
+    path: dict[str, str]
+    body: Any = None
+    query: Any = None
+    hold: CreditHold | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[Call], Awaitable[BaseModel | Reply | Response]]
+
+
+def json_response(payload: BaseModel | dict[str, Any], status: int = 200) -> Response:
+    data = payload.model_dump(mode="python", exclude_none=True) if isinstance(payload, BaseModel) else payload
+    return Response(jsonio.dumps(data), status=status, content_type="application/json")
+
+
+async def read_json_body(model: type[BaseModel]) -> BaseModel:
+    """Parse and validate the request body; every failure is 400 invalid_request naming the field."""
+    mimetype = request.mimetype or ""
+    if mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise invalid_request("Send the body as JSON.", [("Content-Type", "must be application/json")])
+    raw = await request.get_data(cache=False)
+    try:
+        data = jsonio.loads(raw) if raw else None
+    except ValueError as exc:
+        raise invalid_request("The body is not valid JSON.", [("body", str(exc))]) from None
+    if not isinstance(data, dict):
+        raise invalid_request("The body must be a JSON object.", [("body", "must be a JSON object")])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise from_validation(exc) from None
+
+
+def read_query(model: type[BaseModel]) -> BaseModel:
+    values = {k: v for k, v in request.args.items()}
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise from_validation(exc) from None
+
+
+def to_response(result: BaseModel | Reply | Response) -> Response:
+    if isinstance(result, Response):
+        return result
+    if isinstance(result, Reply):
+        return json_response(result.model, result.status)
+    return json_response(result)
+
+
+def guarded(
+    handler: Handler,
+    *,
+    scope: str | None,
+    cost: int,
+    body_model: type[BaseModel] | None,
+    query_model: type[BaseModel] | None,
+    name: str,
+) -> Callable[..., Awaitable[Response]]:
+    """Wrap a handler in the policies, in the order: auth (401), scope (403), rate limit (429),
+    validation (400), credits (402)."""
+
+    async def view(**path: str) -> Response:
+        services: Services = current_app.extensions["intentgate"]
+        principal = await services.auth.authenticate(request.headers.get("Authorization"))
+        g.principal = principal
+        if scope is not None and scope not in principal.scopes:
+            raise ApiError(403, "scope_forbidden", f"This API key lacks the `{scope}` scope.")
+        decision = await services.limiter.hit(principal.key_id, principal.tier)
+        g.rate_limit = decision
+        if not decision.allowed:
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
+                f"retry after {decision.reset_s} s.",
+            )
+        call = Call(services=services, principal=principal, path=path)
+        if body_model is not None:
+            call.body = await read_json_body(body_model)
+        if query_model is not None:
+            call.query = read_query(query_model)
+        if not cost:
+            return to_response(await handler(call))
+        return await _metered(call, handler, cost, name)
+
+    view.__name__ = name
+    return view
+
+
+async def _metered(call: Call, handler: Handler, cost: int, name: str) -> Response:
+    services = call.services
+    tenant_id = call.principal.tenant_id
+    if not await services.db.run(accounts.reserve_credits, tenant_id, cost, name):
+        raise ApiError(
+            402, "insufficient_credits", f"This call costs {cost} credits and the balance is short."
+        )
+    hold = CreditHold(services, tenant_id, cost, name)
+    call.hold = hold
+    try:
+        response = to_response(await handler(call))
+    except BaseException:
+        await hold.settle(delivered=False)
+        raise
+    if not hold.taken_over:
+        await hold.settle(delivered=response.status_code < 400)
+    return response

@@ -1,0 +1,233 @@
+"""Every public route, declared in one place: path, handler, scope, cost and the models that validate
+its input and document its output (the OpenAPI document is generated from this table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from engine.intents import IntentResponse  # intent (issue 4)
+from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
+from engine.simulate import SimulateRequest, SimulateResponse  # simulate (issue 5)
+from gateway import agent_models  # agents (issue 6)
+from gateway.api_models import MetaResponse, UsageResponse
+from gateway.handlers import account, planning
+from gateway.handlers import agents as agent_handlers  # agents (issue 6)
+from gateway.handlers import events as event_handlers  # events (issue 7)
+from gateway.handlers import intent as intent_handlers  # intent (issue 4)
+from gateway.handlers import simulate as simulate_handlers  # simulate (issue 5)
+from gateway.handlers import webhooks as webhook_handlers  # webhooks (issue 8)
+from gateway.policy import Handler
+from gateway.streams import sse_stream  # streams (issue 9)
+from gateway.versioning import COST_PER_CALL
+from gateway.webhook_models import (
+    AttemptList,
+    AttemptsQuery,
+    EndpointCreateBody,
+    EndpointCreated,
+    EndpointList,
+)
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+    handler: Handler
+    summary: str
+    scope: str | None = None
+    cost: int = 0
+    body_model: type[BaseModel] | None = None
+    query_model: type[BaseModel] | None = None
+    response_model: type[BaseModel] | None = None
+    success_status: int = 200
+    error_statuses: tuple[int, ...] = field(default=(401, 429, 503))
+
+    @property
+    def name(self) -> str:
+        return self.handler.__name__
+
+
+def routes() -> list[Route]:
+    return [
+        Route(
+            "GET",
+            "/meta",
+            account.get_meta,
+            "Service facts: schema version, actions, chains, tiers.",
+            response_model=MetaResponse,
+            error_statuses=(401, 503),
+        ),
+        Route(
+            "GET",
+            "/usage",
+            account.get_usage,
+            "Credit balance and recent ledger rows.",
+            response_model=UsageResponse,
+        ),
+        # planning (issue 3)
+        Route(
+            "POST",
+            "/plan",
+            planning.post_plan,
+            "Intents and wallets to ordered unsigned steps.",
+            scope="plan",
+            cost=COST_PER_CALL,
+            body_model=PlanRequest,
+            response_model=PlanResponse,
+            error_statuses=(400, 401, 402, 403, 429, 502, 503),
+        ),
+        Route(
+            "POST",
+            "/steps/reencode",
+            planning.post_reencode,
+            "Re-quote one step at sign time.",
+            scope="plan",
+            cost=COST_PER_CALL,
+            body_model=ReencodeRequest,
+            response_model=ReencodeResponse,
+            error_statuses=(400, 401, 402, 409, 429, 503),
+        ),
+        # simulate (issue 5)
+        Route(
+            "POST",
+            "/simulate",
+            simulate_handlers.post_simulate,
+            "Dry-run one chain's steps on a fork of current state; nothing is broadcast.",
+            scope="plan",
+            cost=COST_PER_CALL,
+            body_model=SimulateRequest,
+            response_model=SimulateResponse,
+            error_statuses=(400, 401, 402, 403, 429, 502, 503),
+        ),
+        # intent (issue 4)
+        Route(
+            "POST",
+            "/intent",
+            intent_handlers.post_intent,
+            "Plain English to intents or clarifications; JSON, or SSE with Accept: text/event-stream.",
+            scope="plan",
+            cost=COST_PER_CALL,
+            body_model=intent_handlers.IntentBody,
+            response_model=IntentResponse,
+            error_statuses=(400, 401, 402, 403, 429, 502, 503),
+        ),
+        # agents (issue 6)
+        Route(
+            "POST",
+            "/agents",
+            agent_handlers.create_agent,
+            "Create an agent: typed, or compiled from plain English (may answer a clarification).",
+            scope="agents",
+            body_model=agent_models.AgentCreateBody,
+            response_model=agent_models.AgentEnvelope,
+            success_status=201,
+            error_statuses=(401, 422, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/agents",
+            agent_handlers.list_agents,
+            "The tenant's agents, newest first, filtered and cursor-paginated.",
+            scope="agents",
+            query_model=agent_models.AgentListQuery,
+            response_model=agent_models.AgentPage,
+        ),
+        Route(
+            "GET",
+            "/agents/<agent_id>",
+            agent_handlers.get_agent,
+            "One agent by its public id.",
+            scope="agents",
+            response_model=agent_models.AgentEnvelope,
+            error_statuses=(401, 404, 429, 503),
+        ),
+        Route(
+            "PATCH",
+            "/agents/<agent_id>",
+            agent_handlers.patch_agent,
+            "Pause or resume an agent, or recompile a condition agent from a new request.",
+            scope="agents",
+            body_model=agent_models.AgentPatchBody,
+            response_model=agent_models.AgentEnvelope,
+            error_statuses=(401, 404, 422, 429, 503),
+        ),
+        Route(
+            "DELETE",
+            "/agents/<agent_id>",
+            agent_handlers.delete_agent,
+            "Delete an agent; repeating it is a no-op.",
+            scope="agents",
+            success_status=204,
+            error_statuses=(401, 404, 429, 503),
+        ),
+        # events (issue 7)
+        Route(
+            "POST",
+            "/agents/<agent_id>/test",
+            event_handlers.test_agent,
+            "Queue a synthetic agent.test event through the delivery pipeline (push and pull rails).",
+            scope="agents",
+            success_status=202,
+            error_statuses=(401, 403, 404, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/agent-events",
+            event_handlers.list_events,
+            "The tenant's agent events, newest first, cursor-paginated.",
+            scope="agents",
+            query_model=event_handlers.EventListQuery,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        # webhooks (issue 8)
+        Route(
+            "POST",
+            "/webhook-endpoints",
+            webhook_handlers.create_endpoint,
+            "Register an https endpoint; its signing secret is returned this once.",
+            scope="agents",
+            body_model=EndpointCreateBody,
+            response_model=EndpointCreated,
+            success_status=201,
+            error_statuses=(400, 401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/webhook-endpoints",
+            webhook_handlers.list_endpoints,
+            "The tenant's endpoints with their status, never with secrets.",
+            scope="agents",
+            response_model=EndpointList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "DELETE",
+            "/webhook-endpoints/<endpoint_id>",
+            webhook_handlers.delete_endpoint,
+            "Delete an endpoint; unknown ids and repeats are also 204.",
+            scope="agents",
+            success_status=204,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/webhook-endpoints/<endpoint_id>/attempts",
+            webhook_handlers.list_attempts,
+            "The endpoint's most recent delivery attempts, newest first.",
+            scope="agents",
+            query_model=AttemptsQuery,
+            response_model=AttemptList,
+            error_statuses=(400, 401, 403, 404, 429, 503),
+        ),
+        # streams (issue 9)
+        Route(
+            "GET",
+            "/agent-events/stream",
+            sse_stream.stream_events,
+            "The tenant's events live as server-sent events; Last-Event-ID resumes after that event.",
+            scope="agents",
+            error_statuses=(401, 403, 429, 503),
+        ),
+    ]

@@ -1,0 +1,61 @@
+"""The process's outbound clients (chain RPCs, quote and price APIs), open for as long as it serves."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+
+from engine.registry import load_registry
+from gateway.intent_service import build_intent_service  # intent (issue 4)
+from gateway.planning import Planning
+from gateway.services import Services
+from gateway.simulation import Simulation  # simulate (issue 5)
+from gateway.watching import build_watchers  # watchers (issue 7)
+from watchers.prefetch import AcrossBridgeQuoter, Prefetcher
+from watchers.simulation import LiteSvmExecutor, PyrevmExecutor  # simulate (issue 5)
+from watchers.sources.across import AcrossClient, AcrossSettings
+from watchers.sources.clients import ChainClients
+from watchers.sources.jsonrpc import RpcSettings
+from watchers.sources.prices import CoinGeckoPrices, PriceSettings
+
+
+@asynccontextmanager
+async def open_runtime(services: Services) -> AsyncIterator[None]:
+    """Open one shared httpx client and the sources built on it; planning is available inside the block."""
+    settings = services.settings
+    registry = load_registry()
+    async with httpx.AsyncClient(timeout=None) as http:  # deadlines are trio.fail_after per source
+        chains = ChainClients(
+            settings.rpc_urls, http=http, settings=RpcSettings(timeout=settings.rpc_timeout_s)
+        )
+        bridges = None
+        if settings.across_api_url:
+            across = AcrossClient(
+                http, AcrossSettings(base_url=settings.across_api_url, timeout=settings.quote_timeout_s)
+            )
+            bridges = AcrossBridgeQuoter(registry, across)
+        prices = None
+        if settings.price_api_url:
+            price_settings = PriceSettings(
+                base_url=settings.price_api_url,
+                api_key=settings.price_api_key,
+                plan=settings.price_api_plan,
+                timeout=settings.quote_timeout_s,
+            )
+            prices = CoinGeckoPrices(price_settings, http=http)
+        prefetcher = Prefetcher(registry, chains, bridges, prices)
+        services.planning = Planning(registry, prefetcher)
+        services.simulation = Simulation(  # simulate (issue 5)
+            registry, chains, services.planning, PyrevmExecutor(chains), LiteSvmExecutor(chains), prices
+        )
+        services.intent = build_intent_service(settings, registry, chains=chains, prices=prices, http=http)
+        services.watchers = build_watchers(services, registry, chains, http)  # watchers (issue 7)
+        try:
+            yield
+        finally:
+            services.planning = None
+            services.simulation = None  # simulate (issue 5)
+            services.intent = None
+            services.watchers = None  # watchers (issue 7)

@@ -1,0 +1,156 @@
+"""The process: one root nursery owning the background workers and hypercorn's trio worker.
+
+Shutdown as hypercorn does it: stop accepting, give in-flight requests `graceful_timeout_s`, then cancel
+the background workers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import hypercorn.trio
+import sqlalchemy as sa
+import trio
+from hypercorn.config import Config as HypercornConfig
+from quart_trio import QuartTrio
+
+from gateway.config import Settings
+from gateway.mcp import McpDispatcher, McpEndpoint  # MCP (issue 9)
+from gateway.ratelimit import wall_ms
+from gateway.runtime import open_runtime
+from gateway.services import Services, build_services
+from storage import Database, accounts, sqlalchemy_url
+from watchers import RateLimitJanitor
+from watchers.outbox import run_outbox  # webhooks (issue 8)
+
+log = logging.getLogger("intentgate.service")
+
+DEV_TENANT = "dev"
+DEV_SCOPES = ("plan", "agents")
+
+
+def open_database(settings: Settings) -> Database:
+    """Create the data directory (0700) and open the configured store."""
+    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return Database(sqlalchemy_url(settings.database_url, settings.data_dir), pool_size=settings.db_pool_size)
+
+
+def bootstrap_dev_tenant(db: Database, credits: int) -> str | None:
+    """On an empty store, create the development tenant; returns its key (to print once) or None."""
+
+    def create(conn: sa.Connection) -> str | None:
+        if accounts.count_tenants(conn):
+            return None
+        tenant = accounts.ensure_tenant(conn, DEV_TENANT, "beta")
+        key, _ = accounts.create_key(conn, tenant, DEV_SCOPES)
+        if credits:
+            accounts.grant_credits(conn, tenant.id, credits, "development tenant")
+        return key
+
+    try:
+        return db.transaction(create)
+    except sa.exc.IntegrityError:  # another replica created it first
+        return None
+
+
+def prepare(settings: Settings, *, say: Callable[[str], None] = print) -> Services:
+    """Open storage, apply migrations, create the development tenant on first start."""
+    db = open_database(settings)
+    db.upgrade()
+    key = bootstrap_dev_tenant(db, settings.dev_tenant_credits)
+    if key:
+        say(f"Created development tenant '{DEV_TENANT}'. Its API key, shown once: {key}")
+    return build_services(settings, db)
+
+
+def hypercorn_config(settings: Settings) -> HypercornConfig:
+    config = HypercornConfig()
+    config.bind = [f"{settings.host}:{settings.port}"]
+    config.graceful_timeout = settings.graceful_timeout_s
+    config.accesslog = None
+    config.errorlog = logging.getLogger("intentgate.hypercorn")
+    config.include_server_header = False
+    return config
+
+
+@asynccontextmanager
+async def devnet_upstreams(
+    services: Services, app: QuartTrio, say: Callable[[str], None]
+) -> AsyncIterator[None]:
+    """With settings.devnet: run the devnet for the block, point services.settings at it and hand its
+    faucets to the app's funding step; without it, nothing. Raises DevnetUnavailable."""
+    settings = services.settings
+    if not settings.devnet:
+        yield
+        return
+    from gateway.devnet.faucet_hook import wallet_funder
+    from gateway.devnet.mode import open_devnet
+
+    async with open_devnet(settings) as devnet:
+        for line in devnet.describe():
+            say(line)
+        services.settings = settings.model_copy(update=devnet.overrides())
+        funder = wallet_funder(app)
+        if funder is not None:
+            funder.faucets = devnet.faucets
+        try:
+            yield
+        finally:
+            if funder is not None:
+                funder.faucets = {}
+            services.settings = settings
+
+
+async def serve(
+    services: Services,
+    app: QuartTrio,
+    *,
+    shutdown: trio.Event,
+    say: Callable[[str], None] = log.info,
+    task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Run the role's work until `shutdown` is set; reports the bound URLs (api roles) once serving.
+
+    With settings.devnet the local chains, market feed and Across API start first (`say` gets one line
+    per chain and service) and stop after everything else. Raises DevnetUnavailable when they cannot start.
+    """
+    async with (
+        devnet_upstreams(services, app, say),
+        open_runtime(services),
+        trio.open_nursery() as root,
+    ):
+        settings = services.settings
+        if services.streams is not None:  # streams (issue 9): NOTIFY/LISTEN between replicas
+            await root.start(services.streams.run)
+        if settings.role in ("all", "workers"):
+            janitor = RateLimitJanitor(services.limiter.prune, wall_ms)
+            await root.start(janitor.run)
+            if services.watchers is not None:  # watchers (issue 7)
+                await root.start(services.watchers.run)
+            await root.start(run_outbox, services.db, settings)  # webhooks (issue 8)
+        binds: list[str] = []
+        api_done = trio.Event()
+        if settings.role in ("all", "api"):
+            mcp = McpEndpoint(app, services)  # MCP (issue 9)
+            await root.start(mcp.run)
+
+            async def run_api(*, task_status: trio.TaskStatus[list[str]]) -> None:
+                try:
+                    await hypercorn.trio.serve(
+                        McpDispatcher(app, mcp),
+                        hypercorn_config(settings),
+                        shutdown_trigger=shutdown.wait,
+                        task_status=task_status,
+                    )
+                finally:
+                    api_done.set()
+
+            binds = await root.start(run_api)
+        else:
+            api_done.set()
+        task_status.started(binds)
+        await shutdown.wait()
+        # hypercorn returns once in-flight requests finished or the grace period ran out.
+        await api_done.wait()
+        root.cancel_scope.cancel()

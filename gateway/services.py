@@ -1,0 +1,56 @@
+"""What handlers and policies need, built once per process and handed to the app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from gateway.auth import Authenticator
+from gateway.config import Settings
+from gateway.metrics import Metrics
+from gateway.ratelimit import Decision, MemoryRateLimiter, StoreRateLimiter
+from gateway.streams.hub import Streams, StreamSettings  # streams (issue 9)
+from storage import Database
+
+if TYPE_CHECKING:
+    from gateway.intent_service import IntentService  # intent (issue 4)
+    from gateway.planning import Planning
+    from gateway.simulation import Simulation  # simulate (issue 5)
+    from watchers.evaluation import Watchers  # watchers (issue 7)
+
+
+class RateLimiter(Protocol):
+    async def hit(self, key_id: str, tier: str) -> Decision: ...
+
+    async def prune(self, before_ms: int) -> int: ...
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    auth: Authenticator
+    limiter: RateLimiter
+    metrics: Metrics = field(default_factory=Metrics)
+    # Set by gateway.runtime while the process's outbound clients are open.
+    planning: Planning | None = None
+    simulation: Simulation | None = None  # simulate (issue 5)
+    intent: IntentService | None = None  # intent (issue 4)
+    watchers: Watchers | None = None  # watchers (issue 7)
+    streams: Streams | None = None  # streams (issue 9): the broker; publish after an event commits
+
+
+def build_services(settings: Settings, db: Database) -> Services:
+    """Wire the policies for this store: in-memory limits for embedded SQLite (one process), shared
+    counters for PostgreSQL (many replicas)."""
+    limiter: RateLimiter = MemoryRateLimiter() if db.dialect == "sqlite" else StoreRateLimiter(db)
+    streams = Streams(  # streams (issue 9)
+        db, StreamSettings(heartbeat_s=settings.stream_heartbeat_s, queue_size=settings.stream_queue_size)
+    )
+    return Services(
+        settings=settings,
+        db=db,
+        auth=Authenticator(db, settings.auth_cache_s),
+        limiter=limiter,
+        streams=streams,
+    )

@@ -1,0 +1,215 @@
+"""POST /simulate as the gateway runs it: validate the batch, re-encode chained steps for their estimate,
+refuse dead targets, run the rest on an EVM fork or litesvm, price the gas, and map every failure onto the
+contract's envelope."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import trio
+
+from engine.encoders import EncodingError
+from engine.encoders.solana import decode_solana_message
+from engine.planner import ReencodeRequest, Step
+from engine.planner.pricing import COINGECKO_IDS
+from engine.registry import Registry
+from engine.simulate import (
+    EvmCall,
+    SimulateInvalid,
+    SimulateRequest,
+    SimulateResponse,
+    SolanaMessage,
+    StepResult,
+    bridge_funded,
+    check_request,
+    cost_usd,
+    evm_step_result,
+    failed_result,
+    format_gas_price,
+    format_lamports,
+    not_run_result,
+    summarize,
+    svm_step_result,
+)
+from gateway.errors import ApiError, invalid_request
+from gateway.planning import Planning
+from watchers.prefetch import NotConfigured, PriceSource, UpstreamDown
+from watchers.simulation import EvmExecutor, ForkUnavailable, SimulationUnavailable, SolanaExecutor
+from watchers.sources.clients import ChainClients, ChainNotConfigured
+from watchers.sources.jsonrpc import RpcError, RpcUnavailable
+from watchers.sources.quote_errors import SourceUnavailable
+from watchers.tasks import run_all
+
+# Where the gas price comes from (contract example: `rpc`): eth_gasPrice, or Solana's getFeeForMessage.
+SOURCE_RPC = "rpc"
+# Solana only: the runtime's own fee when the RPC cannot quote a message (its blockhash expired).
+SOURCE_LITESVM = "litesvm"
+
+
+@dataclass
+class Simulation:
+    registry: Registry
+    chains: ChainClients
+    planning: Planning
+    evm: EvmExecutor
+    solana: SolanaExecutor
+    prices: PriceSource | None = None
+
+    async def simulate(self, request: SimulateRequest) -> SimulateResponse:
+        """The batch's outcome. Raises ApiError: 400 for a batch that cannot be simulated (dead targets
+        included), 503 for an RPC that is not configured or does not answer, 502 when the engine fails."""
+        try:
+            check_request(self.registry, request)
+        except SimulateInvalid as exc:
+            raise invalid_request(exc.message, exc.issues) from None
+        try:
+            if self.registry.chain(request.chain).family == "evm":
+                return await self._evm(request)
+            return await self._solana(request)
+        except (ChainNotConfigured, NotConfigured) as exc:
+            raise ApiError(
+                503, "service_not_configured", f"This deployment is not configured for it: {exc}"
+            ) from None
+        except (UpstreamDown, RpcUnavailable, ForkUnavailable) as exc:
+            raise ApiError(503, "upstream_unavailable", f"An upstream did not answer: {exc}") from None
+        except trio.TooSlowError:
+            raise ApiError(503, "upstream_unavailable", "The simulation did not finish in time.") from None
+        except (RpcError, EncodingError, SimulationUnavailable) as exc:
+            raise ApiError(502, "engine_failure", f"The simulation engine failed: {exc}") from None
+
+    async def _evm(self, request: SimulateRequest) -> SimulateResponse:
+        chain = self.registry.chain(request.chain)
+        steps = request.steps
+        await self._refuse_dead_targets(request)
+        pending = bridge_funded(steps)
+        prepared: dict[int, EvmCall | str] = {}
+        for index, step in enumerate(steps):
+            if index not in pending:
+                prepared[index] = await self._evm_call(step)
+        runnable = {i: call for i, call in prepared.items() if isinstance(call, EvmCall)}
+        gas_price = 0
+        native_usd: Decimal | None = None
+
+        async def read_gas_price() -> None:
+            nonlocal gas_price
+            gas_price = await self.chains.evm(chain.slug).gas_price()
+
+        async def read_price() -> None:
+            nonlocal native_usd
+            native_usd = await self._usd(self.registry.native(chain.slug).symbol)
+
+        outcomes: list[Any] = []
+
+        async def execute() -> None:
+            outcomes.extend(
+                await self.evm.run(chain.slug, chain.chain_id or 0, request.sender, list(runnable.values()))
+            )
+
+        await run_all(read_gas_price, read_price, execute)
+        by_index = dict(zip(runnable, outcomes, strict=True))
+        results: list[StepResult] = []
+        for index, step in enumerate(steps):
+            if index in pending:
+                results.append(not_run_result(step, pending[index]))
+            elif index in by_index:
+                results.append(evm_step_result(step, by_index[index]))
+            else:
+                results.append(failed_result(step, str(prepared[index])))
+        gas_used = sum(outcome.gas_used for outcome in outcomes)
+        native = self.registry.native(chain.slug)
+        fee = self.registry.from_raw(native, gas_used * gas_price)
+        return summarize(
+            steps,
+            results,
+            gas_used=gas_used,
+            gas_price=format_gas_price(gas_price),
+            gas_price_source=SOURCE_RPC,
+            total_cost_usd=cost_usd(fee, native_usd),
+        )
+
+    async def _refuse_dead_targets(self, request: SimulateRequest) -> None:
+        # Contract: a calldata-bearing step whose target has no code is a 400 before anything runs; plain
+        # value transfers (no calldata) to externally owned accounts are exempt.
+        bearing = [(i, s.to or "") for i, s in enumerate(request.steps) if s.data not in (None, "", "0x")]
+        if not bearing:
+            return
+        dead = await self.evm.codeless(request.chain, [to for _, to in bearing])
+        issues = [
+            (f"steps[{i}].to", f"{to} has no contract code on {request.chain} (dead or self-destructed)")
+            for i, to in bearing
+            if to.lower() in dead
+        ]
+        if issues:
+            raise invalid_request("A step calls an address with no contract code.", issues)
+
+    async def _evm_call(self, step: Step) -> EvmCall | str:
+        """The call a step makes; a chained step is re-encoded for chained.estimate_amount first. A string
+        says why the step cannot run."""
+        to, data, value = step.to or "", step.data or "0x", step.value or "0"
+        if step.chained is not None:
+            estimate = step.chained.estimate_amount
+            if estimate <= 0:
+                return "cannot be simulated: its chained estimate_amount is not positive"
+            try:
+                fresh = await self.planning.reencode(ReencodeRequest(step=step, actual_amount=estimate))
+            except ApiError as exc:
+                if exc.status != 409:
+                    raise
+                return f"cannot be re-encoded for its estimate: {exc.message}"
+            if not fresh.ok:
+                return f"cannot be re-encoded for its estimate: {fresh.unsupported_reason}"
+            data, value = fresh.data or "0x", fresh.value or "0"
+        return EvmCall(to=to, data=bytes.fromhex(data[2:]), value=int(value))
+
+    async def _solana(self, request: SimulateRequest) -> SimulateResponse:
+        steps = request.steps
+        pending = bridge_funded(steps)
+        messages: dict[int, SolanaMessage] = {}
+        refused: dict[int, str] = {}
+        for index, step in enumerate(steps):
+            if index in pending:
+                continue
+            wallet = step.wallet or request.sender
+            message = decode_solana_message(step.solana_tx or "", step.solana_format or "")
+            signers = [str(k) for k in message.account_keys[: message.header.num_required_signatures]]
+            if wallet not in signers:
+                refused[index] = f"the message is not signed by the step's wallet {wallet}"
+                continue
+            messages[index] = SolanaMessage(step.solana_tx or "", step.solana_format or "", wallet)
+        batch = list(messages.values())
+        outcomes = await self.solana.run(batch) if batch else []
+        quoted = await self.solana.fees(batch) if batch else []
+        native_usd = await self._usd(self.registry.native(request.chain).symbol)
+        by_index = dict(zip(messages, outcomes, strict=True))
+        results: list[StepResult] = []
+        for index, step in enumerate(steps):
+            if index in pending:
+                results.append(not_run_result(step, pending[index]))
+            elif index in refused:
+                results.append(failed_result(step, refused[index]))
+            else:
+                results.append(svm_step_result(step, by_index[index]))
+        fees = [q if q is not None else o.fee for q, o in zip(quoted, outcomes, strict=True)]
+        source = SOURCE_RPC if all(q is not None for q in quoted) else SOURCE_LITESVM
+        native = self.registry.native(request.chain)
+        return summarize(
+            steps,
+            results,
+            gas_used=sum(o.compute_units for o in outcomes),
+            gas_price=format_lamports(sum(fees)),
+            gas_price_source=source,
+            total_cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
+        )
+
+    async def _usd(self, symbol: str) -> Decimal | None:
+        """The USD price of `symbol`, or None when no price source is configured or it cannot say."""
+        coin = COINGECKO_IDS.get(symbol)
+        if self.prices is None or coin is None:
+            return None
+        try:
+            found = await self.prices.prices([coin])
+        except SourceUnavailable:
+            return None  # the cost degrades to "unavailable"; the simulation stands
+        return found.get(coin)

@@ -1,0 +1,26 @@
+"""Live event streams (issue 9): the per-replica broker, SSE and WebSocket streams, and the PostgreSQL
+relay that carries events between replicas."""
+
+from gateway.streams.broker import Broker, Published, Subscription
+from gateway.streams.feed import Feed, Signal
+from gateway.streams.hub import Streams, StreamSettings
+from gateway.streams.postgres import PgRelay, channel_for
+from gateway.streams.replay import events_after, resume_point
+from gateway.streams.sse_stream import stream_events
+from gateway.streams.websocket import stream_socket
+
+__all__ = [
+    "Broker",
+    "Feed",
+    "PgRelay",
+    "Published",
+    "Signal",
+    "StreamSettings",
+    "Streams",
+    "Subscription",
+    "channel_for",
+    "events_after",
+    "resume_point",
+    "stream_events",
+    "stream_socket",
+]

@@ -1,0 +1,81 @@
+"""The streams of one replica: the broker, the publish hook event writers call after commit and, on
+PostgreSQL, the NOTIFY sender and LISTEN receiver that carry events between replicas."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import trio
+
+from gateway.streams.broker import QUEUE_SIZE, Broker
+from gateway.streams.postgres import PgRelay
+from storage import Database
+from storage.events import Event
+
+log = logging.getLogger("intentgate.streams")
+
+# Committed events waiting for their NOTIFY; past this the oldest replica-local publish still happened,
+# and remote subscribers catch up when they reconnect (a NOTIFY round trip takes milliseconds).
+NOTIFY_BACKLOG = 10_000
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """heartbeat_s: seconds between SSE heartbeat comments. queue_size: events a subscriber may have
+    queued before it lags. listen_poll_s: how often the LISTEN thread looks for a shutdown."""
+
+    heartbeat_s: float = 15.0
+    queue_size: int = QUEUE_SIZE
+    listen_poll_s: float = 0.25
+
+
+def replica_name() -> str:
+    """A name unique to this process, so a replica recognises its own NOTIFY coming back."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class Streams:
+    """Owns the broker. `publish` is the hook event writers call right after their transaction commits;
+    `run` (in the root nursery) carries events between replicas on PostgreSQL."""
+
+    def __init__(self, db: Database, settings: StreamSettings | None = None) -> None:
+        self.db = db
+        self.settings = settings or StreamSettings()
+        self.broker = Broker(queue_size=self.settings.queue_size)
+        self.relay: PgRelay | None = None
+        if db.dialect == "postgresql":
+            self.relay = PgRelay(db, self.broker, replica_name(), poll_s=self.settings.listen_poll_s)
+        self._notify: trio.MemorySendChannel[Sequence[Event]] | None = None
+
+    def publish(self, events: Sequence[Event]) -> None:
+        """Fan committed `events` out to this replica's subscribers and, on PostgreSQL, queue their
+        NOTIFY for the other replicas. Never waits."""
+        if not events:
+            return
+        self.broker.publish(events)
+        if self._notify is not None:
+            try:
+                self._notify.send_nowait(events)
+            except trio.WouldBlock:
+                log.warning("event NOTIFY backlog full: other replicas catch up on reconnect")
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """On PostgreSQL: send NOTIFYs and LISTEN until cancelled; reports started once listening (or
+        after the relay's connect deadline, logging why not). On SQLite (one process) nothing to run."""
+        if self.relay is None:
+            task_status.started()
+            return
+        send, receive = trio.open_memory_channel[Sequence[Event]](NOTIFY_BACKLOG)
+        self._notify = send
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self.relay.send_notifies, receive)
+                await nursery.start(self.relay.listen)
+                task_status.started()
+        finally:
+            self._notify = None
