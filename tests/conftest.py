@@ -1,0 +1,35 @@
+"""Shared fixtures: settings on a temporary data directory, stores on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gateway.config import Settings
+from storage import Database, sqlalchemy_url
+from tests.support.postgres import pg_schema, postgres_available
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", log_format="text")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """A migrated, empty store on each backend; nothing is left behind."""
+    if request.param == "sqlite":
+        db = Database(sqlalchemy_url(None, tmp_path))
+        db.upgrade()
+        yield db
+        db.dispose()
+        return
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
+    with pg_schema() as (url, schema):
+        db = Database(sqlalchemy_url(url, tmp_path), schema=schema)
+        db.upgrade()
+        yield db
+        db.dispose()

@@ -1,0 +1,54 @@
+"""Calldata from the official signatures, encoded with eth-abi, and small readers for the devnet tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eth_abi import decode, encode
+from eth_utils import function_signature_to_4byte_selector, keccak
+
+from gateway.devnet.rpc import AnvilRpc
+from watchers.sources.evm import EvmClient
+
+ZERO = "0x" + "00" * 20
+MAX_UINT = 2**256 - 1
+
+
+def call_data(name: str, types: Sequence[str], args: Sequence[Any]) -> bytes:
+    """`name(types...)` selector plus the ABI-encoded args (tuple types written as "(a,b,...)")."""
+    return function_signature_to_4byte_selector(f"{name}({','.join(types)})") + encode(
+        list(types), list(args)
+    )
+
+
+def selector(signature: str) -> bytes:
+    """The 4-byte selector of a function or custom error signature."""
+    return bytes(keccak(text=signature)[:4])
+
+
+def event_topic(signature: str) -> bytes:
+    return keccak(text=signature)
+
+
+async def read_uint(
+    evm: EvmClient, to: str, name: str, types: Sequence[str] = (), args: Sequence[Any] = ()
+) -> int:
+    (value,) = decode(["uint256"], (await evm.eth_call(to, call_data(name, types, args)))[:32])
+    return int(value)
+
+
+async def balance_of(evm: EvmClient, token: str, owner: str) -> int:
+    return await read_uint(evm, token, "balanceOf", ["address"], [owner])
+
+
+async def send(anvil: AnvilRpc, sender: str, to: str, data: bytes, value: int = 0) -> dict[str, Any]:
+    return await anvil.transact(sender, to, data, value)
+
+
+async def approve(anvil: AnvilRpc, owner: str, token: str, spender: str, amount: int) -> None:
+    await send(anvil, owner, token, call_data("approve", ["address", "uint256"], [spender, amount]))
+
+
+async def mint(anvil: AnvilRpc, admin: str, token: str, to: str, amount: int) -> None:
+    await send(anvil, admin, token, call_data("mint", ["address", "uint256"], [to, amount]))

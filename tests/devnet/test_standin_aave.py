@@ -1,0 +1,182 @@
+"""The Aave v3 Pool and RewardsController stand-ins executing calldata encoded from the real signatures."""
+
+from __future__ import annotations
+
+import pytest
+from eth_abi import decode
+
+from engine.encoders.reverts import decode_revert
+from gateway.devnet.rpc import AnvilRpc, TransactionFailed
+from tests.devnet.helpers import MAX_UINT, approve, balance_of, call_data, mint, selector, send
+from tests.support.anvil import Devnet
+from watchers.sources import EvmClient
+
+pytestmark = pytest.mark.anvil
+
+VARIABLE = 2  # DataTypes.InterestRateMode.VARIABLE
+
+
+def supply(asset: str, amount: int, on_behalf: str) -> bytes:
+    return call_data("supply", ["address", "uint256", "address", "uint16"], [asset, amount, on_behalf, 0])
+
+
+def borrow(asset: str, amount: int, on_behalf: str) -> bytes:
+    return call_data(
+        "borrow",
+        ["address", "uint256", "uint256", "uint16", "address"],
+        [asset, amount, VARIABLE, 0, on_behalf],
+    )
+
+
+def repay(asset: str, amount: int, on_behalf: str) -> bytes:
+    return call_data(
+        "repay", ["address", "uint256", "uint256", "address"], [asset, amount, VARIABLE, on_behalf]
+    )
+
+
+def withdraw(asset: str, amount: int, to: str) -> bytes:
+    return call_data("withdraw", ["address", "uint256", "address"], [asset, amount, to])
+
+
+async def account_data(evm: EvmClient, pool: str, user: str) -> tuple[int, ...]:
+    returned = await evm.eth_call(pool, call_data("getUserAccountData", ["address"], [user]))
+    return tuple(decode(["uint256"] * 6, returned))
+
+
+async def supplied_weth(devnet: Devnet, anvil: AnvilRpc, user: str, amount: int) -> None:
+    weth, pool = devnet.token("WETH"), devnet.address("aave_pool")
+    await send(anvil, user, weth, call_data("deposit", [], []), value=amount)
+    await approve(anvil, user, weth, pool, amount)
+    await send(anvil, user, pool, supply(weth, amount, user))
+
+
+async def test_supply_mints_atokens_and_counts_as_collateral_in_base_units(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    user = devnet.accounts[1]
+    await supplied_weth(devnet, anvil, user, 10**18)
+    assert await balance_of(evm, devnet.world.a_token("WETH"), user) == 10**18
+    collateral, debt, available, threshold, ltv, health = await account_data(
+        evm, devnet.address("aave_pool"), user
+    )
+    assert (collateral, debt, threshold, ltv) == (3000 * 10**8, 0, 8300, 8050)
+    assert available == 3000 * 10**8 * 8050 // 10**4
+    assert health == MAX_UINT  # no debt
+
+
+async def test_borrow_creates_debt_pays_out_and_drops_the_health_factor(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    user, pool, usdc = devnet.accounts[1], devnet.address("aave_pool"), devnet.token("USDC")
+    await supplied_weth(devnet, anvil, user, 10**18)
+    await send(anvil, user, pool, borrow(usdc, 1000 * 10**6, user))
+    assert await balance_of(evm, usdc, user) == 1000 * 10**6
+    assert await balance_of(evm, devnet.world.debt_token("USDC"), user) == 1000 * 10**6
+    _, debt, _, _, _, health = await account_data(evm, pool, user)
+    assert debt == 1000 * 10**8
+    assert health == 3000 * 10**8 * 8300 * 10**18 // 10**4 // (1000 * 10**8)  # 2.49
+    await send(anvil, user, pool, borrow(usdc, 500 * 10**6, user))
+    _, _, _, _, _, lower = await account_data(evm, pool, user)
+    assert lower < health
+
+
+async def test_borrow_beyond_ltv_but_within_threshold_reverts_collateral_cannot_cover_new_borrow(
+    devnet: Devnet, anvil: AnvilRpc
+) -> None:
+    user, pool = devnet.accounts[1], devnet.address("aave_pool")
+    await supplied_weth(devnet, anvil, user, 10**18)
+    # 1 WETH = 3000 USD: the ltv (80.5%) allows 2415 USD of debt, the threshold (83%) 2490.
+    with pytest.raises(TransactionFailed) as caught:
+        await send(anvil, user, pool, borrow(devnet.token("USDC"), 2450 * 10**6, user))
+    assert caught.value.revert_data == selector("CollateralCannotCoverNewBorrow()")
+    # The engine's revert decoder (shipped Aave error ABI) names it, as /simulate will.
+    assert decode_revert(caught.value.revert_data).name == "CollateralCannotCoverNewBorrow"
+    with pytest.raises(TransactionFailed) as caught:
+        await send(anvil, user, pool, borrow(devnet.token("USDC"), 2500 * 10**6, user))
+    assert caught.value.revert_data == selector("HealthFactorLowerThanLiquidationThreshold()")
+
+
+async def test_borrow_without_collateral_reverts_ltv_validation_failed(
+    devnet: Devnet, anvil: AnvilRpc
+) -> None:
+    user, pool = devnet.accounts[2], devnet.address("aave_pool")
+    with pytest.raises(TransactionFailed) as caught:
+        await send(anvil, user, pool, borrow(devnet.token("USDC"), 1, user))
+    assert caught.value.revert_data == selector("LtvValidationFailed()")
+
+
+async def test_repay_max_clears_the_full_debt_and_withdraw_max_returns_the_collateral(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    user, pool, usdc, weth = (
+        devnet.accounts[1],
+        devnet.address("aave_pool"),
+        devnet.token("USDC"),
+        devnet.token("WETH"),
+    )
+    await supplied_weth(devnet, anvil, user, 10**18)
+    await send(anvil, user, pool, borrow(usdc, 700 * 10**6, user))
+    await mint(anvil, devnet.admin, usdc, user, 5 * 10**6)
+    await approve(anvil, user, usdc, pool, MAX_UINT)
+    await send(anvil, user, pool, repay(usdc, MAX_UINT, user))
+    assert await balance_of(evm, devnet.world.debt_token("USDC"), user) == 0
+    assert await balance_of(evm, usdc, user) == 5 * 10**6
+    await send(anvil, user, pool, withdraw(weth, MAX_UINT, user))
+    assert await balance_of(evm, weth, user) == 10**18
+    assert await balance_of(evm, devnet.world.a_token("WETH"), user) == 0
+
+
+async def test_withdraw_that_would_leave_the_position_unhealthy_reverts_35(
+    devnet: Devnet, anvil: AnvilRpc
+) -> None:
+    user, pool = devnet.accounts[1], devnet.address("aave_pool")
+    await supplied_weth(devnet, anvil, user, 10**18)
+    await send(anvil, user, pool, borrow(devnet.token("USDC"), 2000 * 10**6, user))
+    with pytest.raises(TransactionFailed) as caught:
+        await send(anvil, user, pool, withdraw(devnet.token("WETH"), 5 * 10**17, user))
+    assert caught.value.revert_data == selector("HealthFactorLowerThanLiquidationThreshold()")
+
+
+async def test_price_drop_pushes_the_health_factor_below_one(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    user, pool = devnet.accounts[1], devnet.address("aave_pool")
+    await supplied_weth(devnet, anvil, user, 10**18)
+    await send(anvil, user, pool, borrow(devnet.token("USDC"), 2000 * 10**6, user))
+    await send(
+        anvil,
+        devnet.admin,
+        pool,
+        call_data("setPrice", ["address", "uint256"], [devnet.token("WETH"), 2000 * 10**8]),
+    )
+    *_, health = await account_data(evm, pool, user)
+    assert health < 10**18
+
+
+async def test_rewards_controller_claims_all_and_claims_a_capped_amount(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    user, receiver = devnet.accounts[1], devnet.accounts[2]
+    rewards, aave = devnet.address("aave_rewards"), devnet.token("AAVE")
+    a_usdc, a_weth = devnet.world.a_token("USDC"), devnet.world.a_token("WETH")
+    set_accrued = ["address", "address", "address", "uint256"]
+    await send(
+        anvil, devnet.admin, rewards, call_data("setAccrued", set_accrued, [user, a_usdc, aave, 3 * 10**18])
+    )
+    await send(
+        anvil, devnet.admin, rewards, call_data("setAccrued", set_accrued, [user, a_weth, aave, 2 * 10**18])
+    )
+    claim = call_data(
+        "claimRewards",
+        ["address[]", "uint256", "address", "address"],
+        [[a_usdc, a_weth], 4 * 10**18, receiver, aave],
+    )
+    await send(anvil, user, rewards, claim)
+    assert await balance_of(evm, aave, receiver) == 4 * 10**18
+    claim_all = call_data("claimAllRewards", ["address[]", "address"], [[a_usdc, a_weth], user])
+    rewards_list, amounts = decode(
+        ["address[]", "uint256[]"], await evm.eth_call(rewards, claim_all, from_=user)
+    )
+    assert [a.lower() for a in rewards_list] == [aave.lower()] and list(amounts) == [10**18]
+    await send(anvil, user, rewards, claim_all)
+    assert await balance_of(evm, aave, user) == 10**18

@@ -1,0 +1,171 @@
+"""docs/integration.md stays true: every curl body validates against the served OpenAPI document and is
+answered 200 on the devnet, and the Python program runs the whole flow there, with a devnet account
+standing in for the user's wallet (anvil's impersonation signs what the program hands to `send`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trio
+from jsonschema import Draft202012Validator
+
+from gateway.config import Settings
+from gateway.devnet.anvil import AnvilNotFound, find_anvil
+from tests.support.server import Running, running_service
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "integration.md"
+CURL = re.compile(r"curl -sN? \"\$BASE(/[\w/]+)\"(.*?) -d '(.*?)'\n", re.DOTALL)
+PROGRAM_MARK = "# integration_flow.py"
+# Endpoints the guide walks through, each of which needs at least one curl example.
+FLOW_PATHS = {"/intent", "/plan", "/simulate", "/steps/reencode"}
+
+
+def code_blocks(language: str) -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def curl_examples() -> list[tuple[str, dict[str, str], dict[str, Any]]]:
+    """(path, extra headers, body) of every curl call in the guide."""
+    found = []
+    for block in code_blocks("sh"):
+        for path, options, body in CURL.findall(block):
+            headers = dict(re.findall(r"-H '(Accept): ([^']+)'", options))
+            found.append((path, headers, json.loads(body)))
+    return found
+
+
+def program() -> str:
+    (source,) = [block for block in code_blocks("python") if block.startswith(PROGRAM_MARK)]
+    return source
+
+
+def body_validator(openapi: dict[str, Any], path: str) -> Draft202012Validator:
+    """The JSON Schema of POST `path`'s request body, resolved inside the OpenAPI document."""
+    operation = openapi["paths"]["/v1beta" + path]["post"]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    return Draft202012Validator({**schema, "components": openapi["components"]})
+
+
+def assert_valid(openapi: dict[str, Any], path: str, body: Any) -> None:
+    problems = [
+        f"{list(e.absolute_path)}: {e.message}" for e in body_validator(openapi, path).iter_errors(body)
+    ]
+    assert not problems, f"POST {path} body does not match the OpenAPI document: {problems}"
+
+
+@pytest.fixture
+async def devnet(settings: Settings) -> AsyncIterator[Running]:
+    try:
+        find_anvil()
+    except AnvilNotFound as error:
+        pytest.fail(str(error))
+    async with running_service(settings.model_copy(update={"devnet": True})) as running:
+        yield running
+
+
+async def served_openapi(service: Running) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=30) as http:
+        return (await http.get(service.api + "/openapi.json")).json()
+
+
+def test_guide_has_curl_examples_for_every_step_and_one_program() -> None:
+    assert {path for path, _, _ in curl_examples()} == FLOW_PATHS
+    assert "def main(" in program()
+
+
+async def test_every_curl_body_validates_against_the_served_openapi(settings: Settings) -> None:
+    async with running_service(settings) as service:
+        openapi = await served_openapi(service)
+    for path, _, body in curl_examples():
+        assert_valid(openapi, path, body)
+    # The check has teeth: a misspelt field is refused by the same schema.
+    path, _, body = curl_examples()[0]
+    assert list(body_validator(openapi, path).iter_errors({**body, "promt": "x"}))
+
+
+@pytest.mark.anvil
+async def test_curl_examples_are_answered_200_on_the_devnet(devnet: Running) -> None:
+    async with devnet.client() as http:
+        for path, headers, body in curl_examples():
+            response = await http.post(path, json=body, headers=headers)
+            assert response.status_code == 200, (path, response.text)
+            if headers.get("Accept") == "text/event-stream":
+                assert "event: final" in response.text
+            elif path == "/intent":
+                assert response.json()["intents"], response.text
+            elif path == "/steps/reencode":
+                assert response.json()["ok"] is True
+            elif path == "/simulate":
+                assert response.json()["success"] is True
+
+
+class DevnetWallet:
+    """Signs and sends what the program hands over, as the user's wallet would, on the devnet's chains;
+    it returns once the transaction is mined (anvil mines each one at once)."""
+
+    def __init__(self, rpc_urls: dict[str, str]) -> None:
+        self.rpc_urls = rpc_urls
+        self.receipts: list[dict[str, Any]] = []
+
+    def rpc(self, chain: str, method: str, params: list[Any]) -> Any:
+        reply = httpx.post(
+            self.rpc_urls[chain], json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+        )
+        body = reply.json()
+        assert "error" not in body, body
+        return body["result"]
+
+    def send(self, transaction: dict[str, Any]) -> None:
+        chain = transaction["chain"]
+        self.rpc(chain, "anvil_impersonateAccount", [transaction["from"]])
+        tx = {
+            "from": transaction["from"],
+            "to": transaction["to"],
+            "data": transaction["data"],
+            "value": hex(int(transaction["value"])),
+        }
+        tx_hash = self.rpc(chain, "eth_sendTransaction", [tx])
+        receipt = self.rpc(chain, "eth_getTransactionReceipt", [tx_hash])
+        assert receipt is not None and receipt["status"] == "0x1", receipt
+        self.receipts.append(receipt)
+
+
+@pytest.mark.anvil
+async def test_python_program_runs_intent_plan_simulate_reencode_and_hands_each_step_to_the_wallet(
+    devnet: Running, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openapi = await served_openapi(devnet)
+    monkeypatch.setenv("INTENTGATE_URL", devnet.api)
+    monkeypatch.setenv("INTENTGATE_KEY", devnet.dev_key or "")
+    sent: list[tuple[str, Any]] = []
+    send_request = httpx.Client.send
+
+    def recording_send(self: httpx.Client, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        if str(request.url).startswith(devnet.api):
+            sent.append((request.url.path.removeprefix("/v1beta"), json.loads(request.content)))
+        return send_request(self, request, **kwargs)
+
+    monkeypatch.setattr(httpx.Client, "send", recording_send)
+    namespace: dict[str, Any] = {"__name__": "integration_flow"}
+    exec(compile(program(), "integration_flow.py", "exec"), namespace)
+    wallet = DevnetWallet(devnet.services.settings.rpc_urls)
+
+    await trio.to_thread.run_sync(lambda: namespace["main"](send=wallet.send))
+
+    paths = [path for path, _ in sent]
+    assert paths[:3] == ["/intent", "/plan", "/simulate"]
+    # The swap (a quoted route) and the two chained steps are re-encoded right before they are signed.
+    assert paths[3:] == ["/steps/reencode"] * 3
+    assert len(wallet.receipts) == 4  # approve, swap, approve, deposit: each mined with status 1
+    for path, body in sent:
+        assert_valid(openapi, path, body)
+    out = capsys.readouterr().out
+    assert "simulated 4 steps on base" in out
+    assert "done: " in out and "WETH" in out

@@ -1,0 +1,137 @@
+"""The console script as an operator uses it: keys, credits, config, db upgrade, serve and SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, data_dir: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gateway", *args, "--data-dir", str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_keys_create_json_list_revoke_and_credits_grant(tmp_path: Path) -> None:
+    created = cli(
+        "keys",
+        "create",
+        "--tenant",
+        "acme",
+        "--tier",
+        "standard",
+        "--scopes",
+        "plan",
+        "--credits",
+        "40",
+        "--json",
+        data_dir=tmp_path,
+    )
+    assert created.returncode == 0, created.stderr
+    out = json.loads(created.stdout)
+    assert set(out) == {"tenant", "key", "tier", "scopes", "credits"}
+    assert (
+        out["tenant"] == "acme"
+        and out["tier"] == "standard"
+        and out["scopes"] == ["plan"]
+        and out["credits"] == 40
+    )
+    assert out["key"].startswith("igk_")
+
+    listed = json.loads(cli("keys", "list", "--json", data_dir=tmp_path).stdout)
+    assert len(listed) == 1 and listed[0]["tenant"] == "acme"
+    assert out["key"] not in json.dumps(listed)  # listings never show keys
+
+    granted = cli("credits", "grant", "--tenant", "acme", "--amount", "10", data_dir=tmp_path)
+    assert granted.returncode == 0 and "50" in granted.stdout
+    missing = cli("credits", "grant", "--tenant", "nobody", "--amount", "10", data_dir=tmp_path)
+    assert missing.returncode == 2 and "no tenant named nobody" in missing.stderr
+    assert "Traceback" not in missing.stderr
+
+    revoked = cli("keys", "revoke", listed[0]["id"], data_dir=tmp_path)
+    assert revoked.returncode == 0
+    again = cli("keys", "revoke", listed[0]["id"], data_dir=tmp_path)
+    assert again.returncode == 2 and "no active key" in again.stderr
+    bad_scope = cli("keys", "create", "--tenant", "x", "--scopes", "admin", data_dir=tmp_path)
+    assert bad_scope.returncode == 2 and "--scopes" in bad_scope.stderr
+
+
+def test_config_prints_effective_settings_with_secrets_redacted(tmp_path: Path) -> None:
+    (tmp_path / "intentgate.toml").write_text(
+        'port = 9100\nmaster_key = "top-secret-master"\n[rpc_urls]\nbase = "http://b"\n'
+    )
+    env = {
+        "INTENTGATE_PORT": "9200",
+        "INTENTGATE_LLM_API_KEY": "sk-very-secret",
+        "INTENTGATE_RPC_URLS__ETHEREUM": "http://e",
+    }
+    result = cli("config", data_dir=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    config = json.loads(result.stdout)
+    assert config["port"] == 9200  # environment beats the file
+    assert config["rpc_urls"] == {"base": "http://b", "ethereum": "http://e"}
+    assert config["master_key"] == "***" and config["llm_api_key"] == "***"
+    assert "top-secret" not in result.stdout and "sk-very-secret" not in result.stdout
+    bad = cli("config", data_dir=tmp_path, env={"INTENTGATE_PORT": "not-a-port"})
+    assert bad.returncode == 2 and "port" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_config_redacts_database_password(tmp_path: Path) -> None:
+    result = cli(
+        "config", data_dir=tmp_path, env={"INTENTGATE_DATABASE_URL": "postgresql://u:hunter2@db:5432/x"}
+    )
+    assert "hunter2" not in result.stdout and "postgresql://u:***@db:5432/x" in result.stdout
+
+
+def test_db_upgrade_applies_migrations(tmp_path: Path) -> None:
+    result = cli("db", "upgrade", data_dir=tmp_path)
+    assert result.returncode == 0 and (tmp_path / "intentgate.sqlite3").exists()
+
+
+def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    def start() -> tuple[subprocess.Popen[str], list[str]]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gateway", "serve", "--port", "0", "--data-dir", str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        lines: list[str] = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if "serving on" in line:
+                break
+        return proc, lines
+
+    proc, lines = start()
+    try:
+        key_line = next(line for line in lines if "shown once" in line)
+        key = key_line.strip().rsplit(" ", 1)[1]
+        base = next(line for line in lines if "serving on" in line).split("serving on ")[1].split(" ")[0]
+        response = httpx.get(f"{base}/v1beta/usage", headers={"Authorization": f"Bearer {key}"})
+        assert response.status_code == 200 and response.json()["balance"] == 1000
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "intentgate stopped" in out and "Traceback" not in err
+
+    proc, lines = start()  # a second start on the same store prints no key
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert not any("shown once" in line for line in lines + out.splitlines())

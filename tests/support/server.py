@@ -1,0 +1,56 @@
+"""Serve the real app on an ephemeral loopback port inside a test's nursery."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+
+import httpx
+import trio
+from quart_trio import QuartTrio
+
+from gateway.app import create_app
+from gateway.config import Settings
+from gateway.service import prepare, serve
+from gateway.services import Services
+
+
+@dataclass
+class Running:
+    base: str  # e.g. http://127.0.0.1:43121
+    dev_key: str | None
+    services: Services
+    shutdown: trio.Event
+
+    @property
+    def api(self) -> str:
+        return self.base + "/v1beta"
+
+    def client(self, key: str | None = None, **kwargs) -> httpx.AsyncClient:
+        headers = {"Authorization": f"Bearer {key or self.dev_key}"} if (key or self.dev_key) else {}
+        return httpx.AsyncClient(base_url=self.api, headers=headers, timeout=30, **kwargs)
+
+
+@asynccontextmanager
+async def running_service(
+    settings: Settings, *, customize: Callable[[QuartTrio, Services], None] | None = None
+) -> AsyncIterator[Running]:
+    printed: list[str] = []
+    services = prepare(settings.model_copy(update={"port": 0}), say=printed.append)
+    app = create_app(services)
+    if customize is not None:
+        customize(app, services)
+    dev_key = next((line.rsplit(" ", 1)[1] for line in printed if "shown once" in line), None)
+    shutdown = trio.Event()
+    try:
+        async with trio.open_nursery() as nursery:
+            binds = await nursery.start(partial(serve, services, app, shutdown=shutdown))
+            running = Running(binds[0], dev_key, services, shutdown)
+            try:
+                yield running
+            finally:
+                shutdown.set()
+    finally:
+        services.db.dispose()

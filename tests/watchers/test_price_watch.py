@@ -1,0 +1,181 @@
+"""Price and percent-move agents in the threshold index: baseline, crossing, re-arm, reference move,
+degraded and recovery, restart, and two replicas on one PostgreSQL never both firing one crossing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+import trio
+
+from storage import Database, sqlalchemy_url
+from storage import agents as store
+from storage.evaluation import check_memory
+from tests.support.postgres import pg_schema, postgres_available
+from tests.watchers.support import MINUTE_MS, WALLET, Market, Wall, create, price_agent, stored_events, tenant
+from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
+
+
+def watcher(db: Database, market: Market, http, wall: Wall, owner: str = "replica-a") -> PriceWatcher:
+    leases = LeaseSettings(owner=owner, lease_s=900, batch=50)
+    return PriceWatcher(db, market.reader(http), wall, leases, CheckSettings(degraded_after=3))
+
+
+async def tick(w: PriceWatcher, market: Market, wall: Wall, price: str | None) -> None:
+    wall.now += 5 * MINUTE_MS
+    if price is not None:
+        market.prices["ethereum"] = Decimal(price)
+    await w.run_once()
+
+
+async def test_above_agent_baselines_then_fires_once_per_crossing_and_rearms(database: Database) -> None:
+    market, wall = Market(), Wall()
+    agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "3100")  # first check above the threshold: a baseline only
+        await tick(w, market, wall, "3200")
+        assert stored_events(database) == []
+        await tick(w, market, wall, "2900")  # re-armed below
+        await tick(w, market, wall, "3000")  # at the threshold counts as above
+        await tick(w, market, wall, "3050")
+        await tick(w, market, wall, "2999")
+        await tick(w, market, wall, "3001")
+    fired = stored_events(database, agent.id)
+    assert [e.trigger["price_at_trigger"] for e in fired] == [Decimal("3000"), Decimal("3001")]
+    trigger = fired[0].trigger
+    assert fired[0].type == "agent.triggered" and fired[0].agent_kind == "price"
+    assert trigger["condition"] == "above" and trigger["threshold"] == Decimal("3000")
+    assert trigger["wallet"] == WALLET and trigger["kind"] == "price" and "ETH" in trigger["headline"]
+    row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
+    assert row is not None and row.last_checked_at == wall.now
+
+
+async def test_below_agent_not_crossing_never_fires(database: Database) -> None:
+    market, wall = Market(), Wall()
+    create(database, tenant(database), price_agent(condition="below", threshold="2000"), wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        for price in ("2500", "2100", "2400", "2001"):
+            await tick(w, market, wall, price)
+    assert stored_events(database) == []
+
+
+async def test_percent_move_agent_moves_its_reference_to_the_price_at_trigger(database: Database) -> None:
+    market, wall = Market(), Wall()
+    body = price_agent(condition="above", threshold="10", pct_change="10", base_price="1000")
+    agent = create(database, tenant(database), body, wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "1050")  # baseline, reference 1000 (level 1100)
+        await tick(w, market, wall, "1100")  # +10 %: fires, reference moves to 1100 (level 1210)
+        await tick(w, market, wall, "1200")
+        await tick(w, market, wall, "1210")  # +10 % from 1100
+    fired = stored_events(database, agent.id)
+    assert [e.trigger["price_at_trigger"] for e in fired] == [Decimal("1100"), Decimal("1210")]
+    assert [e.trigger["change_pct"] for e in fired] == [Decimal("10"), Decimal("10")]
+
+
+async def test_failing_price_source_degrades_each_agent_once_and_again_only_after_recovery(
+    database: Database,
+) -> None:
+    market, wall = Market(), Wall()
+    agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "2900")
+        market.down = True
+        for _ in range(5):
+            await tick(w, market, wall, None)
+        degraded = [e for e in stored_events(database, agent.id) if e.type == "agent.degraded"]
+        assert len(degraded) == 1
+        assert degraded[0].trigger["failed_checks"] == 3 and "HTTP 503" in degraded[0].trigger["reason"]
+        assert database.transaction(check_memory, agent.id).degraded
+        market.down = False
+        await tick(w, market, wall, "2950")  # recovered, nothing crossed
+        assert not database.transaction(check_memory, agent.id).degraded
+        market.down = True
+        for _ in range(3):
+            await tick(w, market, wall, None)
+    types = [e.type for e in stored_events(database, agent.id)]
+    assert types == ["agent.degraded", "agent.degraded"]  # never a trigger on missing data
+
+
+async def test_restart_neither_refires_nor_loses_a_crossing(database: Database) -> None:
+    market, wall = Market(), Wall()
+    agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
+    async with market.client() as http:
+        first = watcher(database, market, http, wall)
+        await tick(first, market, wall, "2900")
+        await tick(first, market, wall, "3100")  # fires
+        await tick(first, market, wall, "2800")  # re-armed, persisted
+    # The process stops (its leases handed over) and a new one starts while the price crosses again.
+    from storage.evaluation import release
+
+    database.transaction(release, "replica-a", {agent.id})
+    async with market.client() as http:
+        second = watcher(database, market, http, wall, owner="replica-b")
+        await tick(second, market, wall, "3200")  # the crossing during the restart fires once
+        await tick(second, market, wall, "3300")
+    assert [e.trigger["price_at_trigger"] for e in stored_events(database, agent.id)] == [
+        Decimal("3100"),
+        Decimal("3200"),
+    ]
+
+
+async def test_paused_agent_is_not_evaluated_and_resumes_with_a_new_baseline(database: Database) -> None:
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    agent = create(database, tenant_id, price_agent(condition="above", threshold="3000"), wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "2900")
+        database.transaction(store.set_status, tenant_id, agent.id, "paused", wall.now + 1, 5000)
+        await tick(w, market, wall, "3100")
+        assert agent.id not in w.index
+        database.transaction(store.set_status, tenant_id, agent.id, "active", wall.now + 1, 5000)
+        await tick(w, market, wall, "3200")  # new baseline: the crossing while paused is not reported
+        await tick(w, market, wall, "2900")
+        await tick(w, market, wall, "3050")
+    assert [e.trigger["price_at_trigger"] for e in stored_events(database, agent.id)] == [Decimal("3050")]
+
+
+@pytest.mark.postgres
+async def test_two_replicas_on_postgresql_never_both_fire_one_crossing(tmp_path) -> None:
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
+    with pg_schema() as (url, schema):
+        a = Database(sqlalchemy_url(url, tmp_path), schema=schema)
+        b = Database(sqlalchemy_url(url, tmp_path), schema=schema)
+        a.upgrade()
+        try:
+            market, wall = Market(), Wall()
+            tenant_id = tenant(a)
+            agents = [
+                create(a, tenant_id, price_agent(condition="above", threshold=str(3000 + i)), wall.now)
+                for i in range(40)
+            ]
+            async with market.client() as http:
+                wa, wb = (
+                    watcher(a, market, http, wall, "replica-a"),
+                    watcher(b, market, http, wall, "replica-b"),
+                )
+                for price in ("2900", "3100", "2800", "3200"):
+                    wall.now += 5 * MINUTE_MS
+                    market.prices["ethereum"] = Decimal(price)
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(wa.run_once)
+                        nursery.start_soon(wb.run_once)
+                assert wa.index.ids().isdisjoint(wb.index.ids())
+                assert len(wa.index) + len(wb.index) == 40
+            fired = [e for e in stored_events(a) if e.type == "agent.triggered"]
+            # Every agent crossed twice (2900 -> 3100 only those at or below 3100; 2800 -> 3200 all).
+            per_agent = {agent.id: [e for e in fired if e.agent_id == agent.id] for agent in agents}
+            assert all(
+                len(found) == (2 if int(a_.typed_fields["threshold"]) <= 3100 else 1)
+                for a_ in agents
+                for found in [per_agent[a_.id]]
+            )
+        finally:
+            a.dispose()
+            b.dispose()
