@@ -134,6 +134,10 @@ class Intent(BaseModel):
     wallet: str | None = None
     pool_id: str | None = None
     vault_address: str | None = None
+    # Bridges out of Solana only: the public key of a fresh keypair the caller generates and signs with, for
+    # the CCTP MessageSent event account (docs/decisions.md). The caller supplies it at /plan; /intent never
+    # infers it, so it is not in REQUIRED_FIELDS or OPTIONAL_FIELDS.
+    event_account: str | None = Field(default=None, min_length=1, max_length=64)
 
     @field_validator("action")
     @classmethod

@@ -1,5 +1,5 @@
 """bridge: Across depositV3 between EVM chains (output amount from a fee quote) and Circle CCTP v2
-depositForBurn for USDC, including EVM to Solana."""
+depositForBurn for USDC, including EVM to Solana; USDC out of Solana is planned by plan_cctp_from_solana."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from engine.planner.draft import StepDraft
 from engine.planner.facts import BridgeQuote, BridgeQuoteKey
 from engine.planner.labels import plain
 from engine.planner.models import PinnedRoute
+from engine.planner.solana import plan_cctp_from_solana
 from engine.registry import RegistryError, Token
 
 # Our fill deadline for Across deposits: host time plus this many seconds (issue: quoteTimestamp and
@@ -35,13 +36,9 @@ def plan_bridge(ctx: IntentContext) -> None:
         raise ctx.fail("to_chain", "is the same chain as from_chain; use transfer or swap")
     token = ctx.token(from_chain)
     protocol = (ctx.intent.protocol or default_protocol(from_chain, to_chain, token)).lower()
-    if ctx.registry.chain(from_chain).family != "evm":
-        raise ctx.fail(
-            "from_chain",
-            "bridging out of Solana is not supported yet: the CCTP burn there needs a second, fresh signer "
-            "(the message event account) that a non-custodial service cannot provide",
-        )
-    if protocol == "across":
+    if ctx.registry.chain(from_chain).family == "solana":
+        plan_cctp_from_solana(ctx, from_chain, to_chain, token, protocol)
+    elif protocol == "across":
         plan_across(ctx, from_chain, to_chain, token)
     elif protocol == "cctp":
         plan_cctp(ctx, from_chain, to_chain, token)

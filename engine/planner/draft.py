@@ -34,6 +34,7 @@ class StepDraft:
     route: PinnedRoute | None = None
     solana_tx: str | None = None
     solana_format: str | None = None
+    solana_signers: tuple[str, ...] | None = None
     key: str = ""
     fee_token: Token | None = None  # bridge or swap fee, for the summary
     fee_raw: int = 0

@@ -96,6 +96,9 @@ class Step(BaseModel):
     route: PinnedRoute | None = None
     solana_tx: str | None = None
     solana_format: str | None = None
+    # Solana steps signed by more than the fee payer (docs/decisions.md): every signer's base58 public key
+    # in the message's signer order, the fee payer first. Absent on single-signer and EVM steps.
+    solana_signers: tuple[str, ...] | None = None
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -121,10 +124,15 @@ class ReencodeRequest(BaseModel):
 
 
 class ReencodeResponse(BaseModel):
+    """EVM steps get fresh `data` and `value`; a re-encoded Solana step gets a fresh message in
+    `solana_tx`/`solana_format` instead (ours, docs/decisions.md), signed by the step's solana_signers."""
+
     ok: bool
     data: str | None = None
     amount_raw: str | None = None
     value: str | None = None
+    solana_tx: str | None = None
+    solana_format: str | None = None
     unsupported_reason: str | None = None
     quoted_at: int
 

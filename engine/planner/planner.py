@@ -36,6 +36,9 @@ def plan_sweep(ctx: IntentContext) -> None:
         return
     owner = ctx.wallet_on(from_chain, "from_chain")
     symbols = [ctx.token(from_chain).symbol] if ctx.intent.asset else list(SWEEP_BRIDGEABLE)
+    out_of_solana = ctx.registry.chain(from_chain).family == "solana"
+    if out_of_solana and not ctx.intent.asset:
+        symbols = ["USDC"]  # only USDC leaves Solana (Circle CCTP, plan_cctp_from_solana)
     moved = 0
     for symbol in symbols:
         try:
@@ -55,11 +58,13 @@ def plan_sweep(ctx: IntentContext) -> None:
             amount=ctx.registry.from_raw(token, amount),
             recipient=ctx.intent.recipient,
             wallet=ctx.intent.wallet,
+            event_account=ctx.intent.event_account,
         )
         plan_bridge(IntentContext(ctx.index, sub, ctx.wallets, ctx.draft))
         moved += 1
     if not moved and not ctx.draft.facts.missing:
-        raise ctx.fail("from_chain", f"{owner} holds nothing Across can bridge on {from_chain}")
+        bridge = "Circle CCTP" if out_of_solana else "Across"
+        raise ctx.fail("from_chain", f"{owner} holds nothing {bridge} can bridge on {from_chain}")
 
 
 BUILDERS: dict[str, Builder] = {
@@ -139,4 +144,5 @@ def _step(order: int, step: StepDraft) -> Step:
         route=step.route,
         solana_tx=step.solana_tx,
         solana_format=step.solana_format,
+        solana_signers=step.solana_signers,
     )

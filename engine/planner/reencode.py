@@ -3,17 +3,22 @@ perishable (swap minimums, bridge outputs). Pure: quotes come from Facts like th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from eth_utils import to_checksum_address
 
 from engine.encoders import (
+    SOLANA_FORMAT_LEGACY,
     EncodingError,
+    SolanaMessage,
     aave_borrow,
     aave_repay,
     aave_supply,
     aave_withdraw,
     across_deposit_v3,
+    decode_solana_message,
+    decoded_instructions,
     erc20_approve,
     erc20_transfer,
     erc4626_deposit,
@@ -25,10 +30,15 @@ from engine.encoders import (
     weth_deposit,
     weth_withdraw,
 )
+from engine.encoders.cctp_solana import (
+    CctpSolanaPrograms,
+    cctp_solana_deposit_for_burn_message,
+    decode_cctp_solana_deposit_for_burn,
+)
 from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
 from engine.planner.bridges import ACROSS_FILL_WINDOW_S
 from engine.planner.errors import RouteExpired
-from engine.planner.facts import BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
+from engine.planner.facts import BlockhashKey, BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
 from engine.planner.models import ReencodeRequest, ReencodeResponse, Step
 from engine.planner.staking import withdrawal_chunks
 from engine.planner.swaps import minimum_out, slippage_bps
@@ -53,15 +63,74 @@ def known_targets(registry: Registry, chain: str) -> set[str]:
 
 
 def reencode_step(registry: Registry, request: ReencodeRequest, facts: Facts) -> ReencodeResponse:
-    """The step's fresh data, raw amount and value for `actual_amount`; ok false with the reason when it
-    cannot be re-encoded. Raises RouteExpired when a re-quote finds no route, pinned or not."""
+    """The step's fresh data, raw amount and value for `actual_amount` (for a Solana CCTP burn: a fresh
+    message on a new blockhash); ok false with the reason when it cannot be re-encoded. Raises RouteExpired
+    when a re-quote finds no route, pinned or not."""
     step = request.step
     quoted_at = facts.now * 1000
     try:
+        if _is_solana(registry, step):
+            message, raw = _reencode_solana(registry, step, request.actual_amount, facts)
+            return ReencodeResponse(
+                ok=True,
+                amount_raw=str(raw),
+                solana_tx=message.solana_tx,
+                solana_format=message.solana_format,
+                quoted_at=quoted_at,
+            )
         data, raw, value = _reencode(registry, step, request.actual_amount, facts)
     except Unsupported as exc:
         return ReencodeResponse(ok=False, unsupported_reason=str(exc), quoted_at=quoted_at)
     return ReencodeResponse(ok=True, data=data, amount_raw=str(raw), value=str(value), quoted_at=quoted_at)
+
+
+def _is_solana(registry: Registry, step: Step) -> bool:
+    try:
+        return registry.chain(step.chain).family == "solana"
+    except RegistryError:
+        raise Unsupported(f"unknown chain {step.chain!r}") from None
+
+
+def _reencode_solana(
+    registry: Registry, step: Step, actual: Decimal, facts: Facts
+) -> tuple[SolanaMessage, int]:
+    """A CCTP burn out of Solana rebuilt for `actual` USDC on a fresh blockhash, with the same owner, event
+    account, destination and parameters; the message is checked to be exactly a burn this service plans.
+    Transfers and sweeps are re-planned instead (their amounts are never chained)."""
+    if (step.type, step.protocol) != ("bridge", "cctp"):
+        raise Unsupported("Solana messages carry a blockhash that expires: re-plan the step with /plan")
+    try:
+        programs = CctpSolanaPrograms.of(
+            registry.contract_for(step.chain, "cctp", "bridge").address,
+            registry.deployment(step.chain, "cctp", "message_transmitter"),
+        )
+        usdc = registry.token(step.chain, "USDC")
+        raw = registry.to_raw(usdc, actual)
+    except RegistryError as exc:
+        raise Unsupported(str(exc)) from None
+    try:
+        message = decode_solana_message(step.solana_tx or "", step.solana_format or "")
+        (ix,) = decoded_instructions(message)
+        burn = decode_cctp_solana_deposit_for_burn(programs, ix)
+    except (EncodingError, ValueError) as exc:
+        raise Unsupported(f"the step's message is not a CCTP burn this service plans: {exc}") from None
+    if str(burn.burn_token_mint) != usdc.address:
+        raise Unsupported("the burn's mint is not the registry's USDC on Solana")
+    if step.wallet is not None and step.wallet != str(burn.owner):
+        raise Unsupported("the message's owner is not the step's wallet")
+    blockhash = facts.get(BlockhashKey(step.chain))
+    if blockhash is None:
+        return SolanaMessage("", step.solana_format or ""), raw  # fetched, then re-encoded again
+    try:
+        fresh = cctp_solana_deposit_for_burn_message(
+            programs,
+            replace(burn, amount=raw),
+            str(blockhash),
+            solana_format=step.solana_format or SOLANA_FORMAT_LEGACY,
+        )
+    except EncodingError as exc:
+        raise Unsupported(str(exc)) from None
+    return fresh, raw
 
 
 def _token(registry: Registry, step: Step) -> Token:
@@ -77,7 +146,7 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
     except RegistryError:
         raise Unsupported(f"unknown chain {step.chain!r}") from None
     if chain.family != "evm":
-        raise Unsupported("Solana messages carry a blockhash that expires: re-plan the step with /plan")
+        raise Unsupported(f"{step.chain} is not an EVM chain")
     if step.type in UNSIZED_STEP_TYPES:
         raise Unsupported(
             f"a {step.type} step has no amount to re-encode; sign the planned calldata as it is"

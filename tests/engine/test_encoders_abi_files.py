@@ -72,6 +72,7 @@ def test_package_exports_exactly_its_all() -> None:
         "abi",
         "bridges",
         "call",
+        "cctp_solana",
         "cctp_v2",
         "contract_abi",
         "errors",
