@@ -91,11 +91,12 @@ def _open_store(settings: Settings):  # type: ignore[no-untyped-def]
 def cmd_serve(settings: Settings) -> int:
     from gateway.app import create_app
     from gateway.logs import configure_logging
-    from gateway.service import prepare, serve
+    from gateway.service import prepare, serve, tune_gc_for_serving
 
     configure_logging(settings.log_format, settings.log_level)
     services = prepare(settings)
     app = create_app(services)
+    tune_gc_for_serving()
 
     async def main() -> None:
         shutdown = trio.Event()
