@@ -9,6 +9,7 @@ import secrets
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import trio
 
@@ -41,7 +42,8 @@ def replica_name() -> str:
 
 class Streams:
     """Owns the broker. `publish` is the hook event writers call right after their transaction commits;
-    `run` (in the root nursery) carries events between replicas on PostgreSQL."""
+    `run` (in the root nursery) runs the broker's fan-out and carries events between replicas on
+    PostgreSQL."""
 
     def __init__(self, db: Database, settings: StreamSettings | None = None) -> None:
         self.db = db
@@ -65,17 +67,20 @@ class Streams:
                 log.warning("event NOTIFY backlog full: other replicas catch up on reconnect")
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """On PostgreSQL: send NOTIFYs and LISTEN until cancelled; reports started once listening (or
-        after the relay's connect deadline, logging why not). On SQLite (one process) nothing to run."""
-        if self.relay is None:
-            task_status.started()
-            return
-        send, receive = trio.open_memory_channel[Sequence[Event]](NOTIFY_BACKLOG)
-        self._notify = send
-        try:
-            async with trio.open_nursery() as nursery:
+        """Until cancelled: the broker's fan-out task and, on PostgreSQL, the NOTIFY sender and LISTEN
+        receiver. Reports started once listening (or after the relay's connect deadline, logging why
+        not); on SQLite (one process) once the fan-out runs."""
+        async with trio.open_nursery() as nursery:
+            await nursery.start(partial(self.broker.run, heartbeat_s=self.settings.heartbeat_s))
+            if self.relay is None:
+                task_status.started()
+                return
+            send, receive = trio.open_memory_channel[Sequence[Event]](NOTIFY_BACKLOG)
+            self._notify = send
+            try:
                 nursery.start_soon(self.relay.send_notifies, receive)
                 await nursery.start(self.relay.listen)
                 task_status.started()
-        finally:
-            self._notify = None
+                await trio.sleep_forever()
+            finally:
+                self._notify = None

@@ -1,4 +1,8 @@
-"""GET /v1beta/agent-events/stream: the tenant's events as server-sent events.
+"""GET /v1beta/agent-events/stream: the tenant's events as server-sent events (the Quart route).
+
+Served traffic does not reach this route: McpDispatcher sends the path to gateway.streams.endpoint, which
+applies the same policy outside Quart and writes the same frames without a framework layer per event.
+This view serves the route table (OpenAPI) and in-process callers of the Quart app.
 
 Each event is one frame: `id: <event id>`, `event: <event type>`, `data: <the GET /agent-events item>`
 (WHATWG HTML 9.2.6). A reconnect that sends `Last-Event-ID` first gets the events committed after that one

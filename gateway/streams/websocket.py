@@ -20,9 +20,9 @@ import trio
 from quart import current_app, websocket
 
 from gateway import jsonio
-from gateway.auth import Principal
 from gateway.errors import ApiError
 from gateway.ratelimit import wall_ms
+from gateway.streams.access import authorize
 from gateway.streams.feed import Feed, Signal
 from gateway.streams.replay import resume_point
 from gateway.streams.sse_stream import streams_of
@@ -35,24 +35,7 @@ if TYPE_CHECKING:
 AUTH_DEADLINE_S = 10.0
 # RFC 6455 section 7.4.1: 1008 policy violation, 1011 server error; IANA registry: 1013 try again later.
 CLOSE_POLICY, CLOSE_SERVER_ERROR, CLOSE_TRY_LATER = 1008, 1011, 1013
-SCOPE = "agents"
 LIVE_FRAME = jsonio.dumps({"stream": "live"})
-
-
-async def _authorize(services: Services, header: str | None) -> Principal:
-    principal = await services.auth.authenticate(header)
-    if SCOPE not in principal.scopes:
-        raise ApiError(403, "scope_forbidden", f"This API key lacks the `{SCOPE}` scope.")
-    decision = await services.limiter.hit(principal.key_id, principal.tier)
-    if not decision.allowed:
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
-            f"retry after {decision.reset_s} s.",
-            headers=decision.headers(),
-        )
-    return principal
 
 
 async def _first_frame() -> tuple[str | None, str | None]:
@@ -89,14 +72,14 @@ async def stream_socket() -> Any:
     last_event_id = websocket.args.get("last_event_id")
     if header:
         # Before the handshake: an ApiError here becomes an HTTP refusal through the app's handlers.
-        principal = await _authorize(services, header)
+        principal = (await authorize(services, header)).principal
         streams = streams_of(services)
         await websocket.accept()
     else:
         await websocket.accept()
         try:
             header, first_last = await _first_frame()
-            principal = await _authorize(services, header)
+            principal = (await authorize(services, header)).principal
             streams = streams_of(services)
         except ApiError as exc:
             await _refuse(exc)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -44,9 +45,17 @@ class SseConnection:
         self._buffer = b""
 
     @classmethod
-    async def open(cls, base: str, path: str, headers: dict[str, str]) -> SseConnection:
+    async def open(cls, base: str, path: str, headers: dict[str, str], rcvbuf: int = 0) -> SseConnection:
+        """With `rcvbuf`, the socket's receive buffer is set to that many bytes before it connects (a
+        client that reads slowly then fills up quickly)."""
         url = httpx.URL(base)
-        self = cls(await trio.open_tcp_stream(url.host, url.port))
+        if rcvbuf:
+            sock = trio.socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            await sock.connect((url.host, url.port))
+            self = cls(trio.SocketStream(sock))
+        else:
+            self = cls(await trio.open_tcp_stream(url.host, url.port))
         request = h11.Request(
             method="GET",
             target=url.path + path,
@@ -107,27 +116,35 @@ class SseConnection:
 
 
 @asynccontextmanager
-async def sse(base: str, path: str, key: str | None, **headers: str) -> AsyncIterator[SseConnection]:
+async def sse(
+    base: str, path: str, key: str | None, *, rcvbuf: int = 0, **headers: str
+) -> AsyncIterator[SseConnection]:
     """An open event stream of `base` + `path` with the key as Bearer (and any other headers)."""
     sent = {name.replace("_", "-"): value for name, value in headers.items()}
     if key:
         sent["Authorization"] = f"Bearer {key}"
-    connection = await SseConnection.open(base, path, sent)
+    connection = await SseConnection.open(base, path, sent, rcvbuf)
     try:
         yield connection
     finally:
         await connection.aclose()
 
 
-def store_event(db: Database, tenant_id: str, created_at: int, agent_id: str = "w_alert_x") -> Event:
-    """An agent.test event of `tenant_id` written to storage (no deliveries: no endpoints)."""
+def store_event(
+    db: Database, tenant_id: str, created_at: int, agent_id: str = "w_alert_x", pad: int = 0
+) -> Event:
+    """An agent.test event of `tenant_id` written to storage (no deliveries: no endpoints); `pad` adds a
+    string of that many bytes to its trigger."""
+    trigger = {"headline": "test", "kind": "price", "condition": "above", "threshold": 0, "wallet": "0x"}
+    if pad:
+        trigger["pad"] = "x" * pad
     event = Event(
         id=new_event_id(),
         tenant_id=tenant_id,
         agent_id=agent_id,
         agent_kind="price",
         type="agent.test",
-        trigger={"headline": "test", "kind": "price", "condition": "above", "threshold": 0, "wallet": "0x"},
+        trigger=trigger,
         created_at=created_at,
     )
     db.transaction(lambda conn: record_event(conn, event, deliver_at=created_at))

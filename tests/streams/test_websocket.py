@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import trio
 from trio_websocket import open_websocket_url
 from wsproto.events import CloseConnection, TextMessage
@@ -13,6 +14,9 @@ from gateway.config import Settings
 from tests.gateway.test_agents_support import TYPED_BODIES, created, serving
 from tests.gateway.test_envelope import make_key
 from tests.streams.support import RawSocket, sse
+
+# The WebSocket is hypercorn's under both servers (serve_http hands it over untouched).
+pytestmark = pytest.mark.usefixtures("server")
 
 
 def ws_url(api: str) -> str:
