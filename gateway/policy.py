@@ -17,6 +17,7 @@ from quart import Response, current_app, g, request
 from gateway import jsonio
 from gateway.auth import Principal
 from gateway.errors import ApiError, from_validation, invalid_request
+from gateway.ratelimit import Decision
 from storage import accounts
 
 if TYPE_CHECKING:
@@ -106,6 +107,22 @@ def to_response(result: BaseModel | Reply | Response) -> Response:
     return json_response(result)
 
 
+def scope_forbidden(scope: str) -> ApiError:
+    """403 for a key without `scope` (contract: Authentication)."""
+    return ApiError(403, "scope_forbidden", f"This API key lacks the `{scope}` scope.")
+
+
+def rate_limited(decision: Decision) -> ApiError:
+    """429 for a refused rate-limit hit, carrying its RateLimit headers and Retry-After."""
+    return ApiError(
+        429,
+        "rate_limited",
+        f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
+        f"retry after {decision.reset_s} s.",
+        headers=decision.headers(),
+    )
+
+
 def guarded(
     handler: Handler,
     *,
@@ -123,16 +140,11 @@ def guarded(
         principal = await services.auth.authenticate(request.headers.get("Authorization"))
         g.principal = principal
         if scope is not None and scope not in principal.scopes:
-            raise ApiError(403, "scope_forbidden", f"This API key lacks the `{scope}` scope.")
+            raise scope_forbidden(scope)
         decision = await services.limiter.hit(principal.key_id, principal.tier)
         g.rate_limit = decision
         if not decision.allowed:
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
-                f"retry after {decision.reset_s} s.",
-            )
+            raise rate_limited(decision)
         call = Call(services=services, principal=principal, path=path)
         if body_model is not None:
             call.body = await read_json_body(body_model)

@@ -1,4 +1,5 @@
-"""The process: one root nursery owning the background workers and hypercorn's trio worker.
+"""The process: one root nursery owning the background workers and the HTTP server (hypercorn's trio worker,
+with live SSE streams written to their sockets directly: gateway/streams/server.py).
 
 Shutdown as hypercorn does it: stop accepting, give in-flight requests `graceful_timeout_s`, then cancel
 the background workers."""
@@ -10,7 +11,6 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-import hypercorn.trio
 import sqlalchemy as sa
 import trio
 from hypercorn.config import Config as HypercornConfig
@@ -21,6 +21,7 @@ from gateway.mcp import McpDispatcher, McpEndpoint  # MCP (issue 9)
 from gateway.ratelimit import wall_ms
 from gateway.runtime import open_runtime
 from gateway.services import Services, build_services
+from gateway.streams import serve_http  # streams (issue 9): SSE sockets written directly
 from storage import Database, accounts, sqlalchemy_url
 from watchers import RateLimitJanitor
 from watchers.outbox import run_outbox  # webhooks (issue 8)
@@ -158,7 +159,7 @@ async def serve(
 
             async def run_api(*, task_status: trio.TaskStatus[list[str]]) -> None:
                 try:
-                    await hypercorn.trio.serve(
+                    await serve_http(
                         McpDispatcher(app, mcp),
                         hypercorn_config(settings),
                         shutdown_trigger=shutdown.wait,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gateway.auth import Principal
-from gateway.errors import ApiError
+from gateway.policy import rate_limited, scope_forbidden
 from gateway.ratelimit import Decision
 
 if TYPE_CHECKING:
@@ -32,14 +32,8 @@ async def authorize(services: Services, authorization: str | None) -> Grant:
     when the key cannot be looked up."""
     principal = await services.auth.authenticate(authorization)
     if SCOPE not in principal.scopes:
-        raise ApiError(403, "scope_forbidden", f"This API key lacks the `{SCOPE}` scope.")
+        raise scope_forbidden(SCOPE)
     decision = await services.limiter.hit(principal.key_id, principal.tier)
     if not decision.allowed:
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
-            f"retry after {decision.reset_s} s.",
-            headers=decision.headers(),
-        )
+        raise rate_limited(decision)
     return Grant(principal, decision)
