@@ -19,10 +19,10 @@ from tempfile import mkdtemp
 import httpx
 import trio
 
+from devnet.mode import open_devnet
 from engine.planner import PlanRequest
 from engine.registry import load_registry
 from gateway.config import Settings
-from gateway.devnet.mode import open_devnet
 from gateway.planning import Planning
 from watchers.prefetch import AcrossBridgeQuoter, Prefetcher
 from watchers.sources.across import AcrossClient, AcrossSettings

@@ -23,15 +23,15 @@ from pathlib import Path
 import httpx
 import trio
 
+from devnet.chain import open_devnet_chain
+from devnet.faucet import Faucet
+from devnet.from_registry import world_from_registry
+from devnet.rpc import AnvilRpc
 from engine.encoders import Call, aave_borrow, aave_supply, erc20_approve
 from engine.registry import load_registry
 from engine.simulate import EvmCall
 from gateway.app import create_app
 from gateway.config import Settings
-from gateway.devnet.chain import open_devnet_chain
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.from_registry import world_from_registry
-from gateway.devnet.rpc import AnvilRpc
 from gateway.service import DEV_SCOPES, prepare, serve
 from storage import accounts
 from watchers.simulation import PyrevmExecutor

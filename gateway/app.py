@@ -69,11 +69,6 @@ def create_app(services: Services) -> QuartTrio:
 
     _install_error_handlers(app)
     _install_request_hooks(app)
-    if services.settings.devnet:
-        # Devnet only: fund the wallets a planning request names (after the request id is set).
-        from gateway.devnet.faucet_hook import install_faucet_hook
-
-        install_faucet_hook(app)
     return app
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,12 @@ def cmd_serve(settings: Settings) -> int:
     configure_logging(settings.log_format, settings.log_level)
     services = prepare(settings)
     app = create_app(services)
+    run: Callable[..., Awaitable[None]] = serve
+    if settings.devnet:
+        # The CLI is where the offline devnet is composed around the service (nothing else imports it).
+        from devnet.serve import serve_devnet
+
+        run = serve_devnet
     tune_gc_for_serving()
 
     async def main() -> None:
@@ -114,7 +120,7 @@ def cmd_serve(settings: Settings) -> int:
 
             nursery.start_soon(on_signals)
             binds = await nursery.start(
-                lambda task_status: serve(services, app, shutdown=shutdown, say=_say, task_status=task_status)
+                lambda task_status: run(services, app, shutdown=shutdown, say=_say, task_status=task_status)
             )
             for bind in binds:
                 print(f"intentgate serving on {bind} (role {settings.role})", flush=True)
@@ -125,7 +131,7 @@ def cmd_serve(settings: Settings) -> int:
         trio.run(main)
     except BaseExceptionGroup as group:
         # The devnet failing to start is the operator's to fix (install anvil): say so without a traceback.
-        failed = _devnet_failure(group)
+        failed = _devnet_failure(group) if settings.devnet else None
         if failed is None:
             raise
         raise CliError(f"--devnet could not start: {failed}") from None
@@ -139,7 +145,7 @@ def _say(line: str) -> None:
 
 
 def _devnet_failure(group: BaseExceptionGroup) -> Exception | None:
-    from gateway.devnet.mode import DevnetUnavailable
+    from devnet.mode import DevnetUnavailable
 
     found = group.subgroup(DevnetUnavailable)
     while isinstance(found, BaseExceptionGroup):

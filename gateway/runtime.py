@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import httpx
 
@@ -14,20 +15,39 @@ from gateway.services import Services
 from gateway.simulation import Simulation  # simulate (issue 5)
 from gateway.watching import build_watchers  # watchers (issue 7)
 from watchers.prefetch import AcrossBridgeQuoter, Prefetcher
-from watchers.simulation import LiteSvmExecutor, PyrevmExecutor  # simulate (issue 5)
+from watchers.simulation import EvmExecutor, LiteSvmExecutor, PyrevmExecutor
 from watchers.sources.across import AcrossClient, AcrossSettings
 from watchers.sources.clients import ChainClients
 from watchers.sources.jsonrpc import RpcSettings
 from watchers.sources.prices import CoinGeckoPrices, PriceSettings
 
 
+def _same_executor(inner: EvmExecutor, chains: ChainClients) -> EvmExecutor:
+    return inner
+
+
+@dataclass(frozen=True)
+class Layers:
+    """How the process builds the clients it reaches chains with. Production uses the plain ones; an
+    environment composed around the service from outside (the devnet) hands in its own, for example
+    clients that fund a wallet before they read its balance.
+
+    chain_clients: called as ChainClients is, (urls, *, http, settings).
+    evm_executor: wraps the EVM simulation executor, given the chain clients built above.
+    """
+
+    chain_clients: Callable[..., ChainClients] = ChainClients
+    evm_executor: Callable[[EvmExecutor, ChainClients], EvmExecutor] = _same_executor
+
+
 @asynccontextmanager
-async def open_runtime(services: Services) -> AsyncIterator[None]:
+async def open_runtime(services: Services, layers: Layers | None = None) -> AsyncIterator[None]:
     """Open one shared httpx client and the sources built on it; planning is available inside the block."""
     settings = services.settings
+    layers = layers or Layers()
     registry = load_registry()
     async with httpx.AsyncClient(timeout=None) as http:  # deadlines are trio.fail_after per source
-        chains = ChainClients(
+        chains = layers.chain_clients(
             settings.rpc_urls, http=http, settings=RpcSettings(timeout=settings.rpc_timeout_s)
         )
         bridges = None
@@ -48,7 +68,12 @@ async def open_runtime(services: Services) -> AsyncIterator[None]:
         prefetcher = Prefetcher(registry, chains, bridges, prices)
         services.planning = Planning(registry, prefetcher)
         services.simulation = Simulation(  # simulate (issue 5)
-            registry, chains, services.planning, PyrevmExecutor(chains), LiteSvmExecutor(chains), prices
+            registry,
+            chains,
+            services.planning,
+            layers.evm_executor(PyrevmExecutor(chains), chains),
+            LiteSvmExecutor(chains),
+            prices,
         )
         services.intent = build_intent_service(settings, registry, chains=chains, prices=prices, http=http)
         services.watchers = build_watchers(services, registry, chains, http)  # watchers (issue 7)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 
 import sqlalchemy as sa
 import trio
@@ -19,7 +18,7 @@ from quart_trio import QuartTrio
 from gateway.config import Settings
 from gateway.mcp import McpDispatcher, McpEndpoint  # MCP (issue 9)
 from gateway.ratelimit import wall_ms
-from gateway.runtime import open_runtime
+from gateway.runtime import Layers, open_runtime
 from gateway.services import Services, build_services
 from gateway.streams import serve_http  # streams (issue 9): SSE sockets written directly
 from storage import Database, accounts, sqlalchemy_url
@@ -96,52 +95,21 @@ def hypercorn_config(settings: Settings) -> HypercornConfig:
     return config
 
 
-@asynccontextmanager
-async def devnet_upstreams(
-    services: Services, app: QuartTrio, say: Callable[[str], None]
-) -> AsyncIterator[None]:
-    """With settings.devnet: run the devnet for the block, point services.settings at it and hand its
-    faucets to the app's funding step; without it, nothing. Raises DevnetUnavailable."""
-    settings = services.settings
-    if not settings.devnet:
-        yield
-        return
-    from gateway.devnet.faucet_hook import wallet_funder
-    from gateway.devnet.mode import open_devnet
-
-    async with open_devnet(settings) as devnet:
-        for line in devnet.describe():
-            say(line)
-        services.settings = settings.model_copy(update=devnet.overrides())
-        funder = wallet_funder(app)
-        if funder is not None:
-            funder.faucets = devnet.faucets
-        try:
-            yield
-        finally:
-            if funder is not None:
-                funder.faucets = {}
-            services.settings = settings
-
-
 async def serve(
     services: Services,
     app: QuartTrio,
     *,
     shutdown: trio.Event,
     say: Callable[[str], None] = log.info,
+    layers: Layers | None = None,
     task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run the role's work until `shutdown` is set; reports the bound URLs (api roles) once serving.
 
-    With settings.devnet the local chains, market feed and Across API start first (`say` gets one line
-    per chain and service) and stop after everything else. Raises DevnetUnavailable when they cannot start.
+    `layers` decorates the outbound chain clients (gateway.runtime.Layers; the devnet composes its faucet
+    in this way); `say` is for lines the operator should read.
     """
-    async with (
-        devnet_upstreams(services, app, say),
-        open_runtime(services),
-        trio.open_nursery() as root,
-    ):
+    async with open_runtime(services, layers), trio.open_nursery() as root:
         settings = services.settings
         if services.streams is not None:  # streams (issue 9): NOTIFY/LISTEN between replicas
             await root.start(services.streams.run)

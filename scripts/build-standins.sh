@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Compile the devnet stand-in contracts (gateway/devnet/contracts/*.sol) with solc-js from the npm registry
-# into gateway/devnet/artifacts/<Contract>.json = {"abi", "deployedBytecode", "compiler"}.
+# Compile the devnet stand-in contracts (devnet/contracts/*.sol) with solc-js from the npm registry
+# into devnet/artifacts/<Contract>.json = {"abi", "deployedBytecode", "compiler"}.
 # The artifacts are committed, so tests and CI never need a compiler; rerun this after editing a .sol file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The compiler version is pinned here and in every pragma; solc-js is the npm package "solc".
 SOLC_VERSION=${SOLC_VERSION:-0.8.28}
-SRC=gateway/devnet/contracts
-OUT=gateway/devnet/artifacts
+SRC=devnet/contracts
+OUT=devnet/artifacts
 mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

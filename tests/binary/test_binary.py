@@ -21,7 +21,7 @@ import pytest
 import trio
 from eth_abi import decode
 
-from gateway.devnet.anvil import AnvilNotFound, find_anvil
+from devnet.anvil import AnvilNotFound, find_anvil
 from gateway.versioning import SCHEMA_VERSION
 from tests.support.postgres import pg_database, postgres_available
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from gateway.devnet.anvil import AnvilNotFound, find_anvil
-from gateway.devnet.rpc import AnvilRpc
+from devnet.anvil import AnvilNotFound, find_anvil
+from devnet.rpc import AnvilRpc
 from tests.support.anvil import Devnet, running_devnet
 from watchers.sources.evm import EvmClient
 from watchers.sources.jsonrpc import JsonRpcClient

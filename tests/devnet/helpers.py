@@ -8,7 +8,7 @@ from typing import Any
 from eth_abi import decode, encode
 from eth_utils import function_signature_to_4byte_selector, keccak
 
-from gateway.devnet.rpc import AnvilRpc
+from devnet.rpc import AnvilRpc
 from watchers.sources.evm import EvmClient
 
 ZERO = "0x" + "00" * 20

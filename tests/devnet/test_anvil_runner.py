@@ -9,7 +9,7 @@ import httpx
 import pytest
 import trio
 
-from gateway.devnet import AnvilNotFound, AnvilRpc, find_anvil, open_anvil, open_devnet_chain
+from devnet import AnvilNotFound, AnvilRpc, find_anvil, open_anvil, open_devnet_chain
 from tests.devnet.helpers import balance_of
 from tests.support.anvil import Devnet
 from watchers.sources import EvmClient, JsonRpcClient, native_balances
@@ -27,7 +27,7 @@ def test_an_explicit_binary_that_is_not_executable_is_refused(
 
 def test_missing_anvil_names_the_npm_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("INTENTGATE_ANVIL", raising=False)
-    monkeypatch.setattr("gateway.devnet.anvil.REPO_ROOT", tmp_path)
+    monkeypatch.setattr("devnet.anvil.REPO_ROOT", tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(AnvilNotFound, match="@foundry-rs/anvil"):
         find_anvil()

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from eth_abi import decode, encode
 
-from gateway.devnet.rpc import AnvilRpc
+from devnet.rpc import AnvilRpc
 from tests.devnet.helpers import approve, mint
 from tests.support.anvil import Devnet
 from watchers.sources import (

@@ -7,10 +7,10 @@ from functools import partial
 import httpx
 import pytest
 
+from devnet import open_devnet_chain, world_from_registry
+from devnet.from_registry import REGISTRY_ROLES
+from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.registry import load_registry
-from gateway.devnet import open_devnet_chain, world_from_registry
-from gateway.devnet.from_registry import REGISTRY_ROLES
-from gateway.devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import call_data, read_uint
 from watchers.sources import EvmClient, JsonRpcClient, erc20_balances
 

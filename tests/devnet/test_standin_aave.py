@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from eth_abi import decode
 
+from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.encoders.reverts import decode_revert
-from gateway.devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import MAX_UINT, approve, balance_of, call_data, mint, selector, send
 from tests.support.anvil import Devnet
 from watchers.sources import EvmClient

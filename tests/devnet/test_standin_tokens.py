@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.rpc import AnvilRpc, TransactionFailed
+from devnet.faucet import Faucet
+from devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import approve, balance_of, call_data, mint, read_uint, send
 from tests.support.anvil import Devnet
 from watchers.sources import EvmClient

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from eth_abi import decode
 
-from gateway.devnet.rpc import AnvilRpc, TransactionFailed
+from devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import approve, balance_of, call_data, mint, read_uint, send
 from tests.support.anvil import Devnet
 from watchers.sources import EvmClient

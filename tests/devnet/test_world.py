@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.registry import load_registry
-from gateway.devnet import artifact_names, build_world, default_tokens, devnet_address, world_from_registry
-from gateway.devnet.world import (
+from devnet import artifact_names, build_world, default_tokens, devnet_address, world_from_registry
+from devnet.world import (
     AAVE_POOL,
     MULTICALL3,
     MULTICALL3_ADDRESS,
@@ -14,6 +13,7 @@ from gateway.devnet.world import (
     DevnetToken,
     DevnetVault,
 )
+from engine.registry import load_registry
 
 ADMIN = "0x" + "ad" * 20
 

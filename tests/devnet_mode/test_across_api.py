@@ -10,14 +10,14 @@ import httpx
 import pytest
 import trio
 
-from engine.registry import load_registry
-from gateway.devnet.across_api import (
+from devnet.across_api import (
     DEVNET_FEE_BPS,
     DEVNET_FILL_WINDOW_S,
     DEVNET_MAX_DEPOSIT_UNITS,
     SuggestedFees,
     serve_across_api,
 )
+from engine.registry import load_registry
 from watchers.sources.across import AcrossClient, AcrossSettings
 from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
 

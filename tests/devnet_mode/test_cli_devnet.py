@@ -14,8 +14,8 @@ import httpx
 import pytest
 import trio
 
+from devnet.anvil import AnvilNotFound, find_anvil
 from engine.registry import load_registry
-from gateway.devnet.anvil import AnvilNotFound, find_anvil
 
 pytestmark = pytest.mark.anvil
 

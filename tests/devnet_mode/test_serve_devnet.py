@@ -1,5 +1,6 @@
 """The service in devnet mode, in-process on an ephemeral port: a brand-new wallet plans, re-encodes and is
-funded by the faucet exactly once, all through the production clients and the devnet's chains."""
+funded by the faucet exactly once (where the service first reads its balance or simulates from it), all
+through the production clients and the devnet's chains."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from devnet.anvil import AnvilNotFound, find_anvil
+from devnet.faucet import FAUCET_NATIVE, FAUCET_TOKENS
+from devnet.rpc import AnvilRpc, calldata
 from engine.registry import load_registry
 from gateway import jsonio
 from gateway.config import Settings
-from gateway.devnet.anvil import AnvilNotFound, find_anvil
-from gateway.devnet.faucet import FAUCET_NATIVE, FAUCET_TOKENS
-from gateway.devnet.rpc import AnvilRpc, calldata
 from tests.support.server import Running, running_service
 from watchers.sources.evm import EvmClient
 from watchers.sources.jsonrpc import JsonRpcClient
@@ -88,11 +89,24 @@ async def test_new_wallet_plans_a_bridge_and_chained_deposit_funded_once(service
         assert steps[1]["to"] == REG.deployment("ethereum", "across", "spoke_pool")
         exact = jsonio.loads(response.content)["steps"][3]["chained"]
         assert exact["estimate_amount"] == Decimal("99.9")  # the devnet Across fee: 0.1 %
-        for chain in ("ethereum", "base"):
-            assert await balances(http, rpc_url(service, chain), chain, NEW_WALLET) == (
-                full_native,
-                full_usdc,
+        # Funded where the plan read its balances; base's steps are sized from the bridge, not a balance.
+        assert await balances(http, rpc_url(service, "ethereum"), "ethereum", NEW_WALLET) == (
+            full_native,
+            full_usdc,
+        )
+        assert await balances(http, rpc_url(service, "base"), "base", NEW_WALLET) == (0, 0)
+        # Simulating base's steps runs from the wallet there: the faucet funds it first.
+        async with service.client() as client:
+            simulated = await client.post(
+                "/simulate",
+                json={
+                    "chain": "base",
+                    "sender": NEW_WALLET,
+                    "steps": [s for s in steps if s["chain"] == "base"],
+                },
             )
+        assert simulated.status_code == 200, simulated.text
+        assert await balances(http, rpc_url(service, "base"), "base", NEW_WALLET) == (full_native, full_usdc)
         # A chain the request does not involve is not funded.
         assert await balances(http, rpc_url(service, "arbitrum"), "arbitrum", NEW_WALLET) == (0, 0)
 

@@ -15,8 +15,8 @@ import pytest
 import trio
 from jsonschema import Draft202012Validator
 
+from devnet.anvil import AnvilNotFound, find_anvil
 from gateway.config import Settings
-from gateway.devnet.anvil import AnvilNotFound, find_anvil
 from tests.support.server import Running, running_service
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "integration.md"

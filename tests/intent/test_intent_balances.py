@@ -10,10 +10,10 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from devnet.faucet import Faucet
+from devnet.rpc import AnvilRpc, calldata
 from engine.registry import load_registry
 from gateway.config import Settings
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.rpc import AnvilRpc, calldata
 from tests.intent.conftest import SSE, post_stream
 from tests.support.anvil import Devnet
 from tests.support.server import Running, running_service

@@ -12,11 +12,11 @@ from functools import partial
 import httpx
 import pytest
 
+from devnet.faucet import Faucet
+from devnet.from_registry import world_from_registry
+from devnet.rpc import AnvilRpc
 from engine.registry import load_registry
 from gateway.config import Settings
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.from_registry import world_from_registry
-from gateway.devnet.rpc import AnvilRpc
 from tests.sources.local_api import LocalApi, Reply, Request, json_reply, local_api
 from tests.support.anvil import Devnet, running_devnet
 from tests.support.server import Running, running_service

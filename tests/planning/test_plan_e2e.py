@@ -8,9 +8,9 @@ from decimal import Decimal
 
 from eth_abi import encode
 
+from devnet.rpc import calldata
 from engine.encoders import MAX_UINT256, load_abi
 from engine.registry import load_registry
-from gateway.devnet.rpc import calldata
 from tests.planning.conftest import ACROSS_FEE_PPM, World, units
 from watchers.sources.evm import EvmClient
 from watchers.sources.jsonrpc import JsonRpcClient

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
+from devnet.rpc import calldata
 from engine.encoders import MAX_UINT128, UniswapPosition, decode_positions, full_range_ticks
 from engine.registry import load_registry
-from gateway.devnet.rpc import calldata
 from tests.planning.conftest import World, units
 from tests.planning.test_plan_e2e import balance_of, decode, reencode
 from watchers.sources.evm import EvmClient

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from devnet.faucet import Faucet
+from devnet.rpc import AnvilRpc
 from gateway.config import Settings
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.rpc import AnvilRpc
 from tests.planning.conftest import World, across_quotes, chains  # noqa: F401  (session fixture reused)
 from tests.sources.local_api import Reply, Request, json_reply, local_api
 from tests.support.anvil import Devnet

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import trio
 
+from devnet.rpc import AnvilRpc
 from engine.encoders import (
     CCTP_FINALITY_FAST,
     CCTP_FINALITY_STANDARD,
     cctp_mint_recipient,
     cctp_v2_deposit_for_burn,
 )
-from gateway.devnet.rpc import AnvilRpc
 from tests.devnet.helpers import approve, balance_of, mint, send
 from tests.sources.local_api import Handler, Reply, Request, json_reply, local_api, never
 from tests.support.anvil import Devnet

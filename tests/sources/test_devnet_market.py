@@ -9,7 +9,7 @@ from decimal import Decimal
 import httpx
 import trio
 
-from gateway.devnet.market import (
+from devnet.market import (
     DEVNET_POOLS,
     DEVNET_PRICES,
     FOLLOWERS,

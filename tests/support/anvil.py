@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import httpx
 import trio
 
-from gateway.devnet.anvil import AnvilNode, run_anvil
-from gateway.devnet.chain import WorldBuilder, install_world
-from gateway.devnet.world import DevnetWorld, build_world
+from devnet.anvil import AnvilNode, run_anvil
+from devnet.chain import WorldBuilder, install_world
+from devnet.world import DevnetWorld, build_world
 from watchers.sources.jsonrpc import JsonRpcClient
 
 # Base's chain id (chainlist / base docs): any id works; a real one keeps chain-id checks honest.
@@ -36,7 +36,7 @@ class Devnet:
         return self.node.chain_id
 
     def address(self, role: str) -> str:
-        """A protocol stand-in's address by role (gateway.devnet.world role names)."""
+        """A protocol stand-in's address by role (devnet.world role names)."""
         return self.world.addresses[role]
 
     def token(self, symbol: str) -> str:

@@ -11,6 +11,7 @@ import httpx
 import trio
 from quart_trio import QuartTrio
 
+from devnet.serve import serve_devnet
 from gateway.app import create_app
 from gateway.config import Settings
 from gateway.service import prepare, serve
@@ -46,7 +47,9 @@ async def running_service(
     shutdown = trio.Event()
     try:
         async with trio.open_nursery() as nursery:
-            binds = await nursery.start(partial(serve, services, app, shutdown=shutdown))
+            # The CLI composes the devnet around the service for --devnet; tests do the same.
+            run = serve_devnet if settings.devnet else serve
+            binds = await nursery.start(partial(run, services, app, shutdown=shutdown))
             running = Running(binds[0], dev_key, services, shutdown)
             try:
                 yield running

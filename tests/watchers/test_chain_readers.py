@@ -11,10 +11,10 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from devnet.anvil import run_anvil
+from devnet.faucet import Faucet
+from devnet.rpc import AnvilRpc
 from engine.registry import load_registry
-from gateway.devnet.anvil import run_anvil
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.rpc import AnvilRpc
 from storage import Database
 from tests.planning.conftest import chains  # noqa: F401  (session fixture: the registry's stand-ins on anvil)
 from tests.support.anvil import Devnet

@@ -10,10 +10,10 @@ import httpx
 import trio
 import trio.testing
 
+from devnet.market import STREAM_SYMBOLS, MarketWalk, serve_market
+from devnet.mode import Devnet
 from engine.registry import load_registry
 from gateway.config import Settings
-from gateway.devnet.market import STREAM_SYMBOLS, MarketWalk, serve_market
-from gateway.devnet.mode import Devnet
 from gateway.services import build_services
 from gateway.watching import watch_config
 from storage import Database

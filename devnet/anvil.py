@@ -27,7 +27,7 @@ import trio
 ANVIL_NPM_PACKAGE = "@foundry-rs/anvil"
 # Environment variable that names an anvil binary explicitly.
 ANVIL_ENV = "INTENTGATE_ANVIL"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(rb"Listening on ([0-9.]+):(\d+)")
 # Seconds anvil gets to print its port and answer eth_chainId (it starts in well under a second).
 START_TIMEOUT = 30.0

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import httpx
 
-from gateway.devnet.anvil import AnvilNode, open_anvil
-from gateway.devnet.deploy import deploy_standins
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.rpc import AnvilRpc
-from gateway.devnet.world import DevnetWorld, build_world
+from devnet.anvil import AnvilNode, open_anvil
+from devnet.deploy import deploy_standins
+from devnet.faucet import Faucet
+from devnet.rpc import AnvilRpc
+from devnet.world import DevnetWorld, build_world
 from watchers.sources.jsonrpc import JsonRpcClient
 
 

@@ -39,7 +39,7 @@ DEVNET_FEE_BPS = 10
 PCT_SCALE = 10**18
 BPS_SCALE = 10_000
 # Largest deposit the devnet quotes, in whole input-token units (devnet choice: the stand-ins' liquidity,
-# gateway.devnet.world.LIQUIDITY_USD, is a million dollars).
+# devnet.world.LIQUIDITY_USD, is a million dollars).
 DEVNET_MAX_DEPOSIT_UNITS = 1_000_000
 # Seconds a relayer has to fill: the window the planner encodes (engine.planner.bridges).
 DEVNET_FILL_WINDOW_S = ACROSS_FILL_WINDOW_S

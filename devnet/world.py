@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from eth_utils import keccak, to_checksum_address
 
-from gateway.devnet.deploy import SetupCall, Standin
+from devnet.deploy import SetupCall, Standin
 
 # Protocol roles: the keys of DevnetWorld.addresses for the protocol stand-ins.
 MULTICALL3 = "multicall3"

@@ -4,7 +4,8 @@ One anvil per EVM chain of the registry (its own chain id, an ephemeral loopback
 stand-ins at the registry's addresses, the devnet market feed (CoinGecko- and DefiLlama-shaped prices and
 yields, and a Binance-shaped ticker stream that the watchers' price cache follows) and the devnet Across
 API. The service reaches them through its production clients: open_devnet
-only hands back the settings that point those clients here, and a faucet per chain.
+only hands back the settings that point those clients here, and a faucet per chain that devnet.serve
+wraps around the service's chain clients (devnet.funding).
 
 Solana is not run: the registry's Solana chain is left out of rpc_urls, so Solana requests answer 503
 service_not_configured (SKIPPED below says why, and startup prints it).
@@ -21,15 +22,19 @@ from typing import Any
 import httpx
 import trio
 
+from devnet.across_api import SuggestedFees, serve_across_api
+from devnet.anvil import AnvilFailed, AnvilNotFound
+from devnet.chain import DevnetChain, open_devnet_chain
+from devnet.faucet import Faucet
+from devnet.from_registry import world_from_registry
+from devnet.funding import FundingChainClients, FundingEvmExecutor
+from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
+from devnet.rpc import TransactionFailed
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
-from gateway.devnet.across_api import SuggestedFees, serve_across_api
-from gateway.devnet.anvil import AnvilFailed, AnvilNotFound
-from gateway.devnet.chain import DevnetChain, open_devnet_chain
-from gateway.devnet.faucet import Faucet
-from gateway.devnet.from_registry import world_from_registry
-from gateway.devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
-from gateway.devnet.rpc import TransactionFailed
+from gateway.runtime import Layers
+from watchers.simulation import EvmExecutor
+from watchers.sources.clients import ChainClients
 from watchers.sources.evm import from_quantity
 from watchers.sources.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
 
@@ -70,6 +75,15 @@ class Devnet:
             "ticker_stream_url": self.market.ws,
             "ticker_symbols": dict(STREAM_SYMBOLS),
         }
+
+    def layers(self) -> Layers:
+        """The faucet around the service's chain clients and EVM simulation executor (devnet.funding)."""
+        faucets = dict(self.faucets)
+
+        def executor(inner: EvmExecutor, chains: ChainClients) -> EvmExecutor:
+            return FundingEvmExecutor(inner, chains) if isinstance(chains, FundingChainClients) else inner
+
+        return Layers(chain_clients=partial(FundingChainClients, faucets=faucets), evm_executor=executor)
 
     def describe(self) -> list[str]:
         """One line per thing started (and per chain not started), for the startup output."""

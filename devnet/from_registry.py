@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from devnet import world as w
+from devnet.deploy import Standin
+from devnet.world import DevnetToken, DevnetVault, DevnetWorld, build_world
 from engine.registry import Registry
-from gateway.devnet import world as w
-from gateway.devnet.deploy import Standin
-from gateway.devnet.world import DevnetToken, DevnetVault, DevnetWorld, build_world
 
 # World role of the SparkLend pool stand-in (an AavePool at the registry's SparkLend pool address).
 SPARK_POOL = "spark_pool"

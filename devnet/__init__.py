@@ -1,13 +1,13 @@
 """The offline devnet: anvil nodes with protocol stand-ins at given addresses, and a faucet."""
 
-from gateway.devnet.anvil import AnvilFailed, AnvilNode, AnvilNotFound, find_anvil, open_anvil, run_anvil
-from gateway.devnet.artifacts import Artifact, UnknownArtifact, artifact_names, load_artifact
-from gateway.devnet.chain import DevnetChain, install_world, open_devnet_chain
-from gateway.devnet.deploy import DeployReport, SetupCall, Standin, deploy_standins
-from gateway.devnet.faucet import FAUCET_NATIVE, FAUCET_TOKENS, Faucet
-from gateway.devnet.from_registry import world_from_registry
-from gateway.devnet.rpc import AnvilRpc, TransactionFailed, calldata
-from gateway.devnet.world import (
+from devnet.anvil import AnvilFailed, AnvilNode, AnvilNotFound, find_anvil, open_anvil, run_anvil
+from devnet.artifacts import Artifact, UnknownArtifact, artifact_names, load_artifact
+from devnet.chain import DevnetChain, install_world, open_devnet_chain
+from devnet.deploy import DeployReport, SetupCall, Standin, deploy_standins
+from devnet.faucet import FAUCET_NATIVE, FAUCET_TOKENS, Faucet
+from devnet.from_registry import world_from_registry
+from devnet.rpc import AnvilRpc, TransactionFailed, calldata
+from devnet.world import (
     DevnetToken,
     DevnetVault,
     DevnetWorld,

@@ -1,4 +1,4 @@
-"""The compiled stand-in contracts (gateway/devnet/artifacts/<Name>.json, built by scripts/build-standins.sh)."""
+"""The compiled stand-in contracts (devnet/artifacts/<Name>.json, built by scripts/build-standins.sh)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The deployer takes plain data: {address: Standin(artifact name, init calls, native balance)} and a list of
 SetupCall (listing reserves, setting rates, funding liquidity). What goes where is decided by the caller
-(gateway.devnet.world builds the standard devnet from token and protocol addresses).
+(devnet.world builds the standard devnet from token and protocol addresses).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gateway.devnet.artifacts import load_artifact
-from gateway.devnet.rpc import AnvilRpc
+from devnet.artifacts import load_artifact
+from devnet.rpc import AnvilRpc
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from decimal import Decimal
 
 import trio
 
-from gateway.devnet.rpc import AnvilRpc
-from gateway.devnet.world import DevnetToken
+from devnet.rpc import AnvilRpc
+from devnet.world import DevnetToken
 from watchers.sources.evm import EvmClient
 from watchers.sources.multicall import BALANCE_OF_SELECTOR
 
