@@ -20,17 +20,12 @@ from engine.agents import (
     YieldAgentCreate,
     kinds_for_filter,
 )
+from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from storage.agents import Agent
 
-# contract: GET /agents, "limit (integer 1 to 200, default 50)"
-LIST_LIMIT_MIN = 1
-LIST_LIMIT_MAX = 200
-LIST_LIMIT_DEFAULT = 50
 # Longest value of the `wallet` filter: an EVM address is 42 chars, a Solana one at most 44; the slack keeps
 # a mistyped address answering "no match" rather than 400.
 WALLET_FILTER_MAX_CHARS = 100
-# Longest `cursor` accepted before it is treated as garbage (ours are under 60 chars).
-CURSOR_MAX_CHARS = 200
 
 # Check cadence of typed agents (contract, Events rule 4: price, yield and health about every 5 minutes,
 # portfolio hourly); the values are the compiler's cadence vocabulary (engine.agents.CADENCES).
@@ -57,7 +52,7 @@ class AgentListQuery(BaseModel):
     kind: str | None = None
     wallet: str | None = Field(None, min_length=1, max_length=WALLET_FILTER_MAX_CHARS)
     cursor: str | None = None
-    limit: int = Field(LIST_LIMIT_DEFAULT, ge=LIST_LIMIT_MIN, le=LIST_LIMIT_MAX)
+    limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)
 
     @field_validator("kind")
     @classmethod

@@ -12,9 +12,9 @@ from typing import Any
 
 import trio
 
+from engine.limits import RATE_TIERS
 from gateway.auth import SCOPES
 from gateway.config import ConfigError, Settings, load_settings
-from gateway.ratelimit import TIERS
 from storage import StorageError, accounts
 
 
@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     create = key_commands.add_parser("create", help="create a key (printed once)")
     _store_options(create)
     create.add_argument("--tenant", required=True)
-    create.add_argument("--tier", choices=sorted(TIERS))
+    create.add_argument("--tier", choices=sorted(RATE_TIERS))
     create.add_argument("--scopes", default=",".join(SCOPES), help="comma-separated: plan,agents")
     create.add_argument("--credits", type=int, default=0, help="credits to grant the tenant")
     create.add_argument("--json", action="store_true")

@@ -7,14 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.limits import RATE_TIERS
 from storage import Database, ratelimits
-
-# Contract, Limits: requests per window per key.
-TIERS: dict[str, tuple[int, int]] = {
-    "beta": (30, 60_000),
-    "standard": (120, 60_000),
-    "high": (600, 60_000),
-}
 
 
 def wall_ms() -> int:
@@ -43,7 +37,7 @@ class Decision:
 
 
 def _decide(count: int, tier: str, now: int) -> Decision:
-    limit, window_ms = TIERS[tier]
+    limit, window_ms = RATE_TIERS[tier]
     window_end = now - now % window_ms + window_ms
     reset_s = max(1, math.ceil((window_end - now) / 1000))
     return Decision(count <= limit, limit, max(0, limit - count), reset_s, window_ms)
@@ -58,7 +52,7 @@ class MemoryRateLimiter:
 
     async def hit(self, key_id: str, tier: str) -> Decision:
         now = self._clock()
-        window_start = now - now % TIERS[tier][1]
+        window_start = now - now % RATE_TIERS[tier][1]
         start, count = self._counts.get(key_id, (window_start, 0))
         count = count + 1 if start == window_start else 1
         self._counts[key_id] = (window_start, count)
@@ -80,7 +74,7 @@ class StoreRateLimiter:
 
     async def hit(self, key_id: str, tier: str) -> Decision:
         now = self._clock()
-        count = await self._db.run(ratelimits.hit, key_id, now - now % TIERS[tier][1])
+        count = await self._db.run(ratelimits.hit, key_id, now - now % RATE_TIERS[tier][1])
         return _decide(count, tier, now)
 
     async def prune(self, before_ms: int) -> int:

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-# contract: "page size limit 1 to 200, default 50", applied to the attempt history as to other listings.
-ATTEMPTS_LIMIT_MIN = 1
-ATTEMPTS_LIMIT_MAX = 200
-ATTEMPTS_LIMIT_DEFAULT = 50
+from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 
 
 class EndpointCreateBody(BaseModel):
@@ -46,7 +43,8 @@ class EndpointList(BaseModel):
 class AttemptsQuery(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    limit: int = Field(ATTEMPTS_LIMIT_DEFAULT, ge=ATTEMPTS_LIMIT_MIN, le=ATTEMPTS_LIMIT_MAX)
+    # The contract's page size applies to the attempt history as to the other listings.
+    limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)
 
 
 class AttemptOut(BaseModel):

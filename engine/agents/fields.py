@@ -8,10 +8,10 @@ from typing import Annotated
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from engine.agents.wallets import check_wallet_address
+from engine.limits import AGENT_WALLETS_MAX
 
-# contract: POST /agents, "wallets: string[] (1 to 10 items)"
 MIN_WALLETS = 1
-MAX_WALLETS = 10
+MAX_WALLETS = AGENT_WALLETS_MAX
 
 
 def to_decimal(value: object) -> Decimal:

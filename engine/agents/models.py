@@ -22,12 +22,12 @@ from engine.agents.kinds import Kind, health_kind
 from engine.agents.timezones import check_timezone
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
 from engine.agents.wallets import is_evm_address
+from engine.limits import AGENT_REQUEST_MAX_CHARS, AGENT_REQUEST_MIN_CHARS, HEALTH_THRESHOLD_MAX
 
-# contract: POST /agents, "request: string (3 to 500 chars)"
-REQUEST_MIN_CHARS = 3
-REQUEST_MAX_CHARS = 500
-# contract: Limits, "health threshold must be below 100" (a health factor, never a percent)
-HEALTH_THRESHOLD_LIMIT = Decimal(100)
+REQUEST_MIN_CHARS = AGENT_REQUEST_MIN_CHARS
+REQUEST_MAX_CHARS = AGENT_REQUEST_MAX_CHARS
+# A health factor, never a percent.
+HEALTH_THRESHOLD_LIMIT = Decimal(HEALTH_THRESHOLD_MAX)
 # Bounds of free-text fields; not in the contract, chosen to keep stored rows and rendered lines small.
 SYMBOL_MAX_CHARS = 20
 ID_MAX_CHARS = 128

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from engine.agents.conditions import Condition
 from engine.agents.kinds import Kind
 from engine.agents.models import TypedAgentCreate
+from engine.limits import AGENT_OPTIONS_MAX
 
-# contract: POST /agents, "options at most 4"
-MAX_CLARIFICATION_OPTIONS = 4
+MAX_CLARIFICATION_OPTIONS = AGENT_OPTIONS_MAX
 
 # Cadence vocabulary of compiled agents (decision): "5m" for price, ratio, gas, health and yield checks,
 # "hourly" for portfolio checks (contract Events rule 4), and daily/weekly/monthly for schedules; a

@@ -12,8 +12,8 @@ from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
-from engine.intents.models import CONTEXT_MAX_CHARS
 from engine.intents.reader import Draft, Item, read_clause
+from engine.limits import CONTEXT_MAX_CHARS
 
 # Contract: "about 8 turns at most" of context are kept.
 MAX_TURNS: Final = 8

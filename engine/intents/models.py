@@ -19,14 +19,12 @@ from pydantic import (
 )
 
 from engine.actions import ACTIONS
+from engine.limits import PROMPT_MAX_CHARS
 
 # Contract: the literal strings `max` and `chained` are allowed in place of a number.
 SymbolicAmount = Literal["max", "chained"]
 Amount = Decimal | SymbolicAmount
 
-# Contract limits of POST /intent: prompt 1 to 2000 chars; conversation_context up to 6000 chars.
-PROMPT_MAX_CHARS: Final = 2000
-CONTEXT_MAX_CHARS: Final = 6000
 
 # Per-action fields (the contract leaves them "not shown"; recorded in docs/decisions.md). A tuple entry
 # means "one of these". `wallet` is set on top when the request carries several addresses of one family.

@@ -7,11 +7,11 @@ from functools import cache
 from quart import Response
 
 from engine.actions import ACTIONS
+from engine.limits import RATE_TIERS
 from engine.registry import load_registry
 from gateway import jsonio
 from gateway.api_models import LedgerRow, MetaResponse, RateTier, UsageResponse
 from gateway.policy import Call
-from gateway.ratelimit import TIERS
 from gateway.versioning import COST_PER_CALL, SCHEMA_VERSION
 from storage import accounts
 
@@ -37,7 +37,7 @@ def meta_response() -> MetaResponse:
         cost_per_call=COST_PER_CALL,
         actions=list(ACTIONS),
         chains=[chain.slug for chain in load_registry().chains()],
-        rate_tiers={name: RateTier(max_requests=n, window_ms=w) for name, (n, w) in TIERS.items()},
+        rate_tiers={name: RateTier(max_requests=n, window_ms=w) for name, (n, w) in RATE_TIERS.items()},
     )
 
 

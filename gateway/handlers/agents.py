@@ -5,8 +5,6 @@ contract's reply. Another tenant's id answers exactly like an unknown one: 404, 
 
 from __future__ import annotations
 
-import base64
-import binascii
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -33,8 +31,9 @@ from engine.agents import (
     parse_patch_body,
     storage_type,
 )
+from engine.cursor import decode_cursor, encode_cursor
+from engine.limits import AGENT_QUOTAS
 from gateway.agent_models import (
-    CURSOR_MAX_CHARS,
     AgentListQuery,
     agent_out,
     clarification_out,
@@ -46,11 +45,12 @@ from gateway.policy import Call, Reply
 from storage import agents as store
 from storage.accounts import now_ms
 
-# contract, Limits: "Active agents per tenant: 50 (beta), 500 (standard), 5000 (high)"
-AGENT_QUOTAS: dict[str, int] = {"beta": 50, "standard": 500, "high": 5000}
-
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
+
+
+def _is_agent_id(value: str) -> bool:
+    return parse_agent_id(value) is not None
 
 
 def _not_found() -> ApiError:
@@ -172,26 +172,6 @@ async def create_agent(call: Call) -> Reply:
     return Reply({"agent": _agent_body(agent), "compile": compile_out(result)}, 201)
 
 
-def encode_cursor(agent: store.Agent) -> str:
-    """An opaque cursor for the position just after `agent` (base64url of created_at and id)."""
-    raw = f"{agent.created_at}.{agent.id}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str | None) -> tuple[int, str] | None:
-    """(created_at, id) of a cursor written by encode_cursor; None for an absent or garbage cursor."""
-    if not cursor or len(cursor) > CURSOR_MAX_CHARS:
-        return None
-    try:
-        raw = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True)
-        created, _, agent_id = raw.decode("ascii").partition(".")
-    except (binascii.Error, ValueError):
-        return None
-    if not created.isdigit() or parse_agent_id(agent_id) is None:
-        return None
-    return int(created), agent_id
-
-
 async def list_agents(call: Call) -> Reply:
     """The tenant's agents newest first, filtered; next_cursor is null when no more rows follow."""
     query: AgentListQuery = call.query
@@ -202,10 +182,14 @@ async def list_agents(call: Call) -> Reply:
         wallet=query.wallet,
     )
     rows = await call.services.db.run(
-        store.list_agents, call.principal.tenant_id, query.limit + 1, filters, decode_cursor(query.cursor)
+        store.list_agents,
+        call.principal.tenant_id,
+        query.limit + 1,
+        filters,
+        decode_cursor(query.cursor, _is_agent_id),
     )
     page = rows[: query.limit]
-    next_cursor = encode_cursor(page[-1]) if len(rows) > query.limit else None
+    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > query.limit else None
     return Reply({"agents": [_agent_body(agent) for agent in page], "next_cursor": next_cursor})
 
 

@@ -3,14 +3,14 @@ the same outbox as a real trigger)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.cursor import decode_cursor, encode_cursor
+from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from gateway.errors import ApiError
 from gateway.policy import Call, Reply
 from storage import agents as agent_store
@@ -19,10 +19,6 @@ from storage.accounts import now_ms
 from storage.events import Event, record_event
 from watchers.evaluation import TEST, UnreadableAgent, event_for, spec_of, test_trigger
 
-# contract: GET /agent-events, "limit (1 to 200, default 50)"
-LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT = 1, 200, 50
-# Longest cursor read before it is garbage (ours are about 50 characters).
-CURSOR_MAX_CHARS = 200
 # contract: Limits, "delivery tick: every 2 minutes"
 DELIVERY_TICK_TEXT = "within 2 minutes"
 _EVENT_ID = re.compile(r"evt_[0-9A-HJKMNP-TV-Z]{26}")
@@ -34,7 +30,7 @@ class EventListQuery(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     cursor: str | None = None
-    limit: int = Field(LIMIT_DEFAULT, ge=LIMIT_MIN, le=LIMIT_MAX)
+    limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)
 
 
 def event_out(event: Event) -> dict[str, Any]:
@@ -48,33 +44,21 @@ def event_out(event: Event) -> dict[str, Any]:
     }
 
 
-def encode_cursor(event: Event) -> str:
-    """An opaque cursor for the position just after `event` (base64url of created_at and id)."""
-    return base64.urlsafe_b64encode(f"{event.created_at}.{event.id}".encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str | None) -> tuple[int, str] | None:
-    """(created_at, id) of a cursor written by encode_cursor; None for an absent or garbage cursor."""
-    if not cursor or len(cursor) > CURSOR_MAX_CHARS:
-        return None
-    try:
-        raw = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True)
-        created, _, event_id = raw.decode("ascii").partition(".")
-    except (binascii.Error, ValueError):
-        return None
-    if not created.isdigit() or _EVENT_ID.fullmatch(event_id) is None:
-        return None
-    return int(created), event_id
+def _is_event_id(value: str) -> bool:
+    return _EVENT_ID.fullmatch(value) is not None
 
 
 async def list_events(call: Call) -> Reply:
     """The tenant's events newest first; next_cursor is null when no more follow."""
     query: EventListQuery = call.query
     rows = await call.services.db.run(
-        evaluation.list_events, call.principal.tenant_id, query.limit + 1, decode_cursor(query.cursor)
+        evaluation.list_events,
+        call.principal.tenant_id,
+        query.limit + 1,
+        decode_cursor(query.cursor, _is_event_id),
     )
     page = rows[: query.limit]
-    next_cursor = encode_cursor(page[-1]) if len(rows) > query.limit else None
+    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > query.limit else None
     return Reply({"events": [event_out(event) for event in page], "next_cursor": next_cursor})
 
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Response, request
 
 from engine.intents import Balance, IntentRequest, IntentResponse, Wallet
-from engine.intents.models import CONTEXT_MAX_CHARS, PROMPT_MAX_CHARS
+from engine.limits import CONTEXT_MAX_CHARS, PROMPT_MAX_CHARS
 from gateway.errors import ApiError
 from gateway.intent_service import IntentService
 from gateway.policy import Call, CreditHold

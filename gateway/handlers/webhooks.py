@@ -15,6 +15,7 @@ import trio
 from quart import Response
 from ulid import ULID
 
+from engine.limits import ENDPOINT_QUOTA
 from gateway.errors import ApiError
 from gateway.policy import Call, Reply
 from gateway.webhook_models import AttemptsQuery, EndpointCreateBody
@@ -23,8 +24,6 @@ from storage.accounts import now_ms
 from watchers.outbox import MasterKeyError, master_key_for
 from watchers.webhooks import InvalidUrl, derive_signing_secret, secret_hash, validate_endpoint_url
 
-# contract, Limits: "Webhook endpoints per tenant: 5".
-ENDPOINT_QUOTA = 5
 # Bytes of random salt per endpoint (HKDF salt; RFC 5869 section 3.1 suggests the hash length).
 SALT_BYTES = 32
 # DESIGN: endpoint ids are `we_<ulid>` (26 Crockford base32 characters).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from engine.intents.context import MAX_TURNS, recent_turns
-from engine.intents.models import CONTEXT_MAX_CHARS
+from engine.limits import CONTEXT_MAX_CHARS
 from tests.engine.test_intents_support import EVM_A, kinds, parse
 
 EVERYWHERE = ((EVM_A, "ethereum"), (EVM_A, "base"), (EVM_A, "arbitrum"), (EVM_A, "optimism"))

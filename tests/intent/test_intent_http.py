@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.intents.models import CONTEXT_MAX_CHARS
+from engine.limits import CONTEXT_MAX_CHARS
 from gateway.config import Settings
 from gateway.handlers.intent import truncate_context
 from tests.intent.conftest import SSE, balance, body, post_stream

@@ -13,9 +13,10 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from quart_trio import QuartTrio
 
+from engine.limits import RATE_TIERS
 from gateway import jsonio
 from gateway.config import Settings
-from gateway.ratelimit import TIERS, MemoryRateLimiter
+from gateway.ratelimit import MemoryRateLimiter
 from gateway.services import Services
 from tests.mcp.conftest import EVM, make_key, mcp_session, rest, structured, text_of
 from tests.support.server import Running, running_service
@@ -39,7 +40,7 @@ async def frozen(settings: Settings) -> AsyncIterator[Running]:
 async def test_tool_calls_and_rest_share_one_rate_limit_and_protocol_messages_do_not_count(
     frozen: Running,
 ) -> None:
-    limit = TIERS["beta"][0]
+    limit = RATE_TIERS["beta"][0]
     key = make_key(frozen.services, "busy", tier="beta")
     async with mcp_session(frozen, key) as session:
         for _ in range(3):

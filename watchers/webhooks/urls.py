@@ -15,10 +15,10 @@ import urllib.parse
 
 import idna
 
+from engine.limits import WEBHOOK_URL_MAX_CHARS
 from watchers.webhooks.addresses import NO_ALLOWANCE, AllowedNetworks, IPAddress, is_deliverable
 
-# Contract: "url: string (required, up to 2048 chars)".
-MAX_URL_LENGTH = 2048
+MAX_URL_LENGTH = WEBHOOK_URL_MAX_CHARS
 
 # Contract URL rules: `localhost`, `*.localhost`, `*.local`, `*.internal` are refused.
 BLOCKED_HOSTNAMES = frozenset({"localhost"})

@@ -1,0 +1,38 @@
+"""The contract's limits, in one place: rate tiers, quotas, page sizes and input sizes.
+
+Every value is the contract's ("Limits" and the endpoint sections of CONTRACT.md); the modules that
+enforce one import it from here, so a limit changes in one line.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Limits: requests per window per API key, by the tenant's tier: (max_requests, window_ms).
+RATE_TIERS: Final[dict[str, tuple[int, int]]] = {
+    "beta": (30, 60_000),
+    "standard": (120, 60_000),
+    "high": (600, 60_000),
+}
+# Limits: active agents per tenant, by tier (POST /agents, and PATCH resuming a paused agent).
+AGENT_QUOTAS: Final[dict[str, int]] = {"beta": 50, "standard": 500, "high": 5000}
+# Limits: webhook endpoints per tenant.
+ENDPOINT_QUOTA: Final = 5
+
+# Limits: page size `limit` of every listing (GET /agents, GET /agent-events; the attempt history too).
+PAGE_LIMIT_MIN: Final = 1
+PAGE_LIMIT_MAX: Final = 200
+PAGE_LIMIT_DEFAULT: Final = 50
+
+# POST /intent: prompt 1 to 2000 chars; conversation_context up to 6000 chars (truncated), about 8 turns.
+PROMPT_MAX_CHARS: Final = 2000
+CONTEXT_MAX_CHARS: Final = 6000
+# POST /agents: request 3 to 500 chars; wallets 1 to 10; clarification options at most 4.
+AGENT_REQUEST_MIN_CHARS: Final = 3
+AGENT_REQUEST_MAX_CHARS: Final = 500
+AGENT_WALLETS_MAX: Final = 10
+AGENT_OPTIONS_MAX: Final = 4
+# POST /webhook-endpoints: url up to 2048 chars.
+WEBHOOK_URL_MAX_CHARS: Final = 2048
+# Typed health agents: the threshold is a health factor and must be below 100.
+HEALTH_THRESHOLD_MAX: Final = 100
