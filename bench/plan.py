@@ -24,9 +24,9 @@ from engine.planner import PlanRequest
 from engine.registry import load_registry
 from gateway.config import Settings
 from gateway.planning import Planning
-from watchers.prefetch import AcrossBridgeQuoter, Prefetcher
-from watchers.sources.across import AcrossClient, AcrossSettings
-from watchers.sources.clients import ChainClients
+from watchers.upstreams.across import AcrossClient, AcrossSettings
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.prefetch import AcrossBridgeQuoter, Prefetcher
 
 WALLET = "0x90F79bf6EB2c4f870365E785982E1f101E93b906"
 INTENTS = [

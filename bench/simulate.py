@@ -34,9 +34,9 @@ from gateway.app import create_app
 from gateway.config import Settings
 from gateway.service import DEV_SCOPES, prepare, serve
 from storage import accounts
-from watchers.simulation import PyrevmExecutor
-from watchers.sources.clients import ChainClients
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.simulation import PyrevmExecutor
 
 CHAIN = "base"
 # Target of issue 5: p50 of a 3-step plan on a fork of local anvil.

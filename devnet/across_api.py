@@ -1,7 +1,7 @@
 """The devnet Across API: GET /api/suggested-fees answered in the real API's response shape, for the
 routes the registry lists, with a fixed small fee.
 
-Shape (across-protocol/frontend api/suggested-fees.ts, `responseJson`; watchers.sources.across cites the
+Shape (across-protocol/frontend api/suggested-fees.ts, `responseJson`; watchers.upstreams.across cites the
 commit its client follows): the legacy flat fee fields (capitalFeePct, capitalFeeTotal, relayGasFeePct,
 relayGasFeeTotal, relayFeePct, relayFeeTotal, lpFeePct "0"), timestamp, isAmountTooLow, quoteBlock,
 exclusiveRelayer, exclusivityDeadline (a number), spokePoolAddress, destinationSpokePoolAddress, the v3 fee
@@ -46,7 +46,7 @@ DEVNET_FILL_WINDOW_S = ACROSS_FILL_WINDOW_S
 # Mainnet fills take about 2 seconds (docs.across.to/reference/api-reference, "Testnet Across API").
 DEVNET_FILL_TIME_S = 2
 ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
-# The HTTP path the production client asks (watchers.sources.across).
+# The HTTP path the production client asks (watchers.upstreams.across).
 SUGGESTED_FEES_PATH = "/api/suggested-fees"
 REQUIRED_PARAMS = ("inputToken", "outputToken", "originChainId", "destinationChainId", "amount")
 

@@ -13,7 +13,7 @@ from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
 from devnet.world import DevnetWorld, build_world
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 
 @dataclass(frozen=True)

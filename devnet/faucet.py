@@ -15,8 +15,8 @@ import trio
 
 from devnet.rpc import AnvilRpc
 from devnet.world import DevnetToken
-from watchers.sources.evm import EvmClient
-from watchers.sources.multicall import BALANCE_OF_SELECTOR
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.multicall import BALANCE_OF_SELECTOR
 
 # Native coin given to each new wallet, in whole units (ETH, POL, BNB: 18 decimals on every EVM chain).
 FAUCET_NATIVE = Decimal(100)

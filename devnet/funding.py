@@ -22,11 +22,11 @@ from eth_utils import is_hex_address, to_checksum_address
 from devnet.faucet import Faucet
 from devnet.rpc import TransactionFailed
 from engine.simulate import EvmCall, EvmOutcome
-from watchers.simulation import EvmExecutor
-from watchers.sources.clients import ChainClients
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient, Params, RpcError, RpcSettings, RpcUnavailable
-from watchers.sources.multicall import AGGREGATE3_SELECTOR, BALANCE_OF_SELECTOR, GET_ETH_BALANCE_SELECTOR
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient, Params, RpcError, RpcSettings, RpcUnavailable
+from watchers.upstreams.multicall import AGGREGATE3_SELECTOR, BALANCE_OF_SELECTOR, GET_ETH_BALANCE_SELECTOR
+from watchers.upstreams.simulation import EvmExecutor
 
 FUNDING_ERRORS = (RpcError, RpcUnavailable, TransactionFailed)
 

@@ -33,10 +33,10 @@ from devnet.rpc import TransactionFailed
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
 from gateway.runtime import Layers
-from watchers.simulation import EvmExecutor
-from watchers.sources.clients import ChainClients
-from watchers.sources.evm import from_quantity
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.evm import from_quantity
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
+from watchers.upstreams.simulation import EvmExecutor
 
 # Chains of the registry the devnet does not run, with the reason startup prints.
 SKIPPED = {

@@ -15,8 +15,8 @@ import trio
 from eth_abi import encode
 from eth_utils import function_signature_to_4byte_selector
 
-from watchers.sources.evm import decode_revert, revert_data, to_quantity
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.evm import decode_revert, revert_data, to_quantity
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 
 # Seconds to wait for a devnet receipt, and between looks (anvil mines instantly; this only bridges the
 # moment between its answer to eth_sendTransaction and the receipt being queryable).

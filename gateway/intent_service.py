@@ -18,11 +18,11 @@ from engine.registry import Registry
 from gateway.config import Settings
 from gateway.errors import ApiError
 from watchers.intent_llm import LlmAnswerInvalid, LlmIntentPlanner
-from watchers.sources.clients import ChainClients
-from watchers.sources.llm import ChatCompletions, LlmFailed, LlmSettings, LlmUnavailable
-from watchers.sources.multicall import erc20_balances, native_balances
-from watchers.sources.prices import CoinGeckoPrices
 from watchers.tasks import run_all
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.llm import ChatCompletions, LlmFailed, LlmSettings, LlmUnavailable
+from watchers.upstreams.multicall import erc20_balances, native_balances
+from watchers.upstreams.prices import CoinGeckoPrices
 
 Backend = Literal["deterministic", "llm"]
 

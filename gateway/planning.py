@@ -22,9 +22,9 @@ from engine.planner import (
 from engine.planner.reencode import reencode_step
 from engine.registry import Registry
 from gateway.errors import ApiError, invalid_request
-from watchers.prefetch import NotConfigured, Prefetcher, UpstreamDown
-from watchers.sources.clients import ChainNotConfigured
-from watchers.sources.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.clients import ChainNotConfigured
+from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.prefetch import NotConfigured, Prefetcher, UpstreamDown
 
 T = TypeVar("T")
 # A plan needs at most: balances and allowances, then quotes sized by them, then quotes of chained steps.

@@ -14,12 +14,12 @@ from gateway.planning import Planning
 from gateway.services import Services
 from gateway.simulation import Simulation  # simulate (issue 5)
 from gateway.watching import build_watchers  # watchers (issue 7)
-from watchers.prefetch import AcrossBridgeQuoter, Prefetcher
-from watchers.simulation import EvmExecutor, LiteSvmExecutor, PyrevmExecutor
-from watchers.sources.across import AcrossClient, AcrossSettings
-from watchers.sources.clients import ChainClients
-from watchers.sources.jsonrpc import RpcSettings
-from watchers.sources.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.across import AcrossClient, AcrossSettings
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.jsonrpc import RpcSettings
+from watchers.upstreams.prefetch import AcrossBridgeQuoter, Prefetcher
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.simulation import EvmExecutor, LiteSvmExecutor, PyrevmExecutor
 
 
 def _same_executor(inner: EvmExecutor, chains: ChainClients) -> EvmExecutor:

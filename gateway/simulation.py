@@ -35,12 +35,12 @@ from engine.simulate import (
 )
 from gateway.errors import ApiError, invalid_request
 from gateway.planning import Planning
-from watchers.prefetch import NotConfigured, PriceSource, UpstreamDown
-from watchers.simulation import EvmExecutor, ForkUnavailable, SimulationUnavailable, SolanaExecutor
-from watchers.sources.clients import ChainClients, ChainNotConfigured
-from watchers.sources.jsonrpc import RpcError, RpcUnavailable
-from watchers.sources.quote_errors import SourceUnavailable
 from watchers.tasks import run_all
+from watchers.upstreams.clients import ChainClients, ChainNotConfigured
+from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.prefetch import NotConfigured, PriceSource, UpstreamDown
+from watchers.upstreams.quote_errors import SourceUnavailable
+from watchers.upstreams.simulation import EvmExecutor, ForkUnavailable, SimulationUnavailable, SolanaExecutor
 
 # Where the gas price comes from (contract example: `rpc`): eth_gasPrice, or Solana's getFeeForMessage.
 SOURCE_RPC = "rpc"

@@ -9,9 +9,9 @@ from engine.registry import Registry
 from gateway.ratelimit import wall_ms
 from gateway.services import Services
 from watchers.evaluation import CheckSettings, LeaseSettings, WatchConfig, Watchers, default_owner
-from watchers.sources.clients import ChainClients
-from watchers.sources.prices import PriceSettings
-from watchers.sources.yields import YieldSettings
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.prices import PriceSettings
+from watchers.upstreams.yields import YieldSettings
 
 
 def watch_config(services: Services) -> WatchConfig:

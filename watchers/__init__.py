@@ -1,4 +1,5 @@
-"""Long-lived work: data sources, agent evaluation, scheduler, the webhook outbox."""
+"""Everything that talks to the outside world (upstreams/) and the long-lived work: agent evaluation, the
+webhook outbox, maintenance."""
 
 from watchers.maintenance import RateLimitJanitor
 

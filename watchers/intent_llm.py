@@ -27,7 +27,7 @@ from engine.intents.context import recent_turns
 from engine.intents.models import REQUIRED_FIELDS
 from engine.registry import Registry
 from watchers.intent_checks import InvalidAnswer, check_answer
-from watchers.sources.llm import ChatCompletions
+from watchers.upstreams.llm import ChatCompletions
 
 # Tool rounds one request may take: a balance round per wallet chain is plenty before the answer.
 MAX_ROUNDS: Final = 4

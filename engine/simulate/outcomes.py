@@ -1,5 +1,5 @@
 """What an executor hands back for each step it ran: the seam between the pure /simulate logic and the
-EVM fork or Solana runtime that does the running (watchers.simulation)."""
+EVM fork or Solana runtime that does the running (watchers.upstreams.simulation)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ import pytest
 from devnet.anvil import AnvilNotFound, find_anvil
 from devnet.rpc import AnvilRpc
 from tests.support.anvil import Devnet, running_devnet
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 
 @pytest.fixture(scope="session")

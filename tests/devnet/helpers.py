@@ -9,7 +9,7 @@ from eth_abi import decode, encode
 from eth_utils import function_signature_to_4byte_selector, keccak
 
 from devnet.rpc import AnvilRpc
-from watchers.sources.evm import EvmClient
+from watchers.upstreams.evm import EvmClient
 
 ZERO = "0x" + "00" * 20
 MAX_UINT = 2**256 - 1

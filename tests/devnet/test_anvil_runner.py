@@ -12,7 +12,7 @@ import trio
 from devnet import AnvilNotFound, AnvilRpc, find_anvil, open_anvil, open_devnet_chain
 from tests.devnet.helpers import balance_of
 from tests.support.anvil import Devnet
-from watchers.sources import EvmClient, JsonRpcClient, native_balances
+from watchers.upstreams import EvmClient, JsonRpcClient, native_balances
 
 pytestmark = pytest.mark.anvil
 

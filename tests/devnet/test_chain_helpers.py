@@ -10,7 +10,7 @@ import httpx
 import pytest
 from eth_abi import encode
 
-from watchers.sources import (
+from watchers.upstreams import (
     ChainClients,
     ChainNotConfigured,
     RpcError,
@@ -117,6 +117,6 @@ async def test_chain_clients_refuse_unconfigured_chains_and_solana_as_evm() -> N
 
 
 def test_package_exports_exactly_its_public_names() -> None:
-    import watchers.sources as sources
+    import watchers.upstreams as sources
 
     assert sorted(sources.__all__) == sorted(name for name in sources.__all__ if hasattr(sources, name))

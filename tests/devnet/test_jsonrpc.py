@@ -10,7 +10,7 @@ import httpx
 import pytest
 import trio
 
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
 
 URL = "https://node.example/v2/secret-api-key"
 

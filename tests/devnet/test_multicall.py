@@ -11,7 +11,7 @@ from eth_abi import decode, encode
 from devnet.rpc import AnvilRpc
 from tests.devnet.helpers import approve, mint
 from tests.support.anvil import Devnet
-from watchers.sources import (
+from watchers.upstreams import (
     ChainClients,
     EvmClient,
     aggregate3,
@@ -19,7 +19,7 @@ from watchers.sources import (
     erc20_balances,
     native_balances,
 )
-from watchers.sources.multicall import AGGREGATE3_SELECTOR, MULTICALL3_ADDRESS, Call3, decode_aggregate3
+from watchers.upstreams.multicall import AGGREGATE3_SELECTOR, MULTICALL3_ADDRESS, Call3, decode_aggregate3
 
 TOKEN = "0x" + "11" * 20
 OWNER = "0x" + "22" * 20

@@ -12,7 +12,7 @@ from devnet.from_registry import REGISTRY_ROLES
 from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.registry import load_registry
 from tests.devnet.helpers import call_data, read_uint
-from watchers.sources import EvmClient, JsonRpcClient, erc20_balances
+from watchers.upstreams import EvmClient, JsonRpcClient, erc20_balances
 
 pytestmark = pytest.mark.anvil
 

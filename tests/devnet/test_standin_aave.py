@@ -9,7 +9,7 @@ from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.encoders.reverts import decode_revert
 from tests.devnet.helpers import MAX_UINT, approve, balance_of, call_data, mint, selector, send
 from tests.support.anvil import Devnet
-from watchers.sources import EvmClient
+from watchers.upstreams import EvmClient
 
 pytestmark = pytest.mark.anvil
 

@@ -8,7 +8,7 @@ from eth_abi import decode
 from devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import ZERO, approve, balance_of, call_data, event_topic, mint, read_uint, send
 from tests.support.anvil import Devnet
-from watchers.sources import EvmClient, RpcError, revert_data
+from watchers.upstreams import EvmClient, RpcError, revert_data
 
 pytestmark = pytest.mark.anvil
 

@@ -9,8 +9,8 @@ from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import approve, balance_of, call_data, mint, read_uint, send
 from tests.support.anvil import Devnet
-from watchers.sources import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 pytestmark = pytest.mark.anvil
 

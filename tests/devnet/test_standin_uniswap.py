@@ -8,7 +8,7 @@ from eth_abi import decode
 from devnet.rpc import AnvilRpc, TransactionFailed
 from tests.devnet.helpers import approve, balance_of, call_data, mint, read_uint, send
 from tests.support.anvil import Devnet
-from watchers.sources import EvmClient
+from watchers.upstreams import EvmClient
 
 pytestmark = pytest.mark.anvil
 

@@ -18,8 +18,8 @@ from devnet.across_api import (
     serve_across_api,
 )
 from engine.registry import load_registry
-from watchers.sources.across import AcrossClient, AcrossSettings
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
+from watchers.upstreams.across import AcrossClient, AcrossSettings
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 REG = load_registry()
 HUB_BLOCK = (123_456, 1_800_000_000)

@@ -11,9 +11,9 @@ from eth_abi import encode
 from devnet.faucet import Faucet
 from devnet.funding import WalletFunding, owners_read
 from devnet.rpc import AnvilRpc
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient, RpcSettings, RpcUnavailable
-from watchers.sources.multicall import (
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcSettings, RpcUnavailable
+from watchers.upstreams.multicall import (
     BALANCE_OF_SELECTOR,
     MULTICALL3_ADDRESS,
     Call3,

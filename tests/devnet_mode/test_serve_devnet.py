@@ -17,8 +17,8 @@ from engine.registry import load_registry
 from gateway import jsonio
 from gateway.config import Settings
 from tests.support.server import Running, running_service
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 pytestmark = pytest.mark.anvil
 

@@ -17,8 +17,8 @@ from gateway.config import Settings
 from tests.intent.conftest import SSE, post_stream
 from tests.support.anvil import Devnet
 from tests.support.server import Running, running_service
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 pytestmark = pytest.mark.anvil
 

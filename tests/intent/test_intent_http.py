@@ -13,8 +13,8 @@ from engine.limits import CONTEXT_MAX_CHARS
 from gateway.config import Settings
 from gateway.handlers.intent import truncate_context
 from tests.intent.conftest import SSE, balance, body, post_stream
-from tests.sources.local_api import Reply, Request, json_reply, local_api
 from tests.support.server import Running, running_service
+from tests.upstreams.local_api import Reply, Request, json_reply, local_api
 
 BRIDGE = "bridge 100 usdc from base to arbitrum"
 

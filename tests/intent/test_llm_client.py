@@ -12,7 +12,7 @@ import trio
 import trio.testing
 
 from tests.intent.chat_server import HANG, Turn, chat_server, chunk, text_turn
-from watchers.sources.llm import ChatCompletions, LlmFailed, LlmSettings, LlmUnavailable
+from watchers.upstreams.llm import ChatCompletions, LlmFailed, LlmSettings, LlmUnavailable
 
 KEY = "sk-unit-secret-42"
 

@@ -17,10 +17,10 @@ from devnet.from_registry import world_from_registry
 from devnet.rpc import AnvilRpc
 from engine.registry import load_registry
 from gateway.config import Settings
-from tests.sources.local_api import LocalApi, Reply, Request, json_reply, local_api
 from tests.support.anvil import Devnet, running_devnet
 from tests.support.server import Running, running_service
-from watchers.sources.jsonrpc import JsonRpcClient
+from tests.upstreams.local_api import LocalApi, Reply, Request, json_reply, local_api
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 # Across's fee in these tests: 0.1% of the input (the shape is the API's, the figure ours).
 ACROSS_FEE_PPM = 1000

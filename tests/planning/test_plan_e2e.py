@@ -12,8 +12,8 @@ from devnet.rpc import calldata
 from engine.encoders import MAX_UINT256, load_abi
 from engine.registry import load_registry
 from tests.planning.conftest import ACROSS_FEE_PPM, World, units
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 REG = load_registry()
 USDC_ETH = REG.token("ethereum", "USDC").address

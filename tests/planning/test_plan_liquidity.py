@@ -11,8 +11,8 @@ from engine.encoders import MAX_UINT128, UniswapPosition, decode_positions, full
 from engine.registry import load_registry
 from tests.planning.conftest import World, units
 from tests.planning.test_plan_e2e import balance_of, decode, reencode
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 REG = load_registry()
 NPM = REG.deployment("ethereum", "uniswap", "position_manager")

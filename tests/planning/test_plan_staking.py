@@ -10,8 +10,8 @@ from engine.planner.staking import MAX_STETH_WITHDRAWAL, MIN_STETH_WITHDRAWAL, w
 from engine.registry import load_registry
 from tests.planning.conftest import World, units
 from tests.planning.test_plan_e2e import balance_of, decode, plan, reencode
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 REG = load_registry()
 STETH = REG.deployment("ethereum", "lido", "steth")

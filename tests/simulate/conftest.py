@@ -16,10 +16,10 @@ from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
 from gateway.config import Settings
 from tests.planning.conftest import World, across_quotes, chains  # noqa: F401  (session fixture reused)
-from tests.sources.local_api import Reply, Request, json_reply, local_api
 from tests.support.anvil import Devnet
 from tests.support.server import running_service
-from watchers.sources.jsonrpc import JsonRpcClient
+from tests.upstreams.local_api import Reply, Request, json_reply, local_api
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 PROBE_ARTIFACT = Path(__file__).parent / "contracts" / "SimulateProbe.json"
 # Where the probe is installed on base (anvil_setCode): any address with no registry contract on it.

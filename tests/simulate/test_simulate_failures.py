@@ -12,8 +12,8 @@ import pytest
 from engine.simulate import EvmCall
 from tests.simulate.conftest import SimWorld
 from tests.simulate.test_simulate_evm import lending_steps
-from watchers.simulation import ForkUnavailable, PyrevmExecutor
-from watchers.sources.clients import ChainClients
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.simulation import ForkUnavailable, PyrevmExecutor
 
 
 def closed_port() -> int:

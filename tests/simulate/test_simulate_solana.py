@@ -19,9 +19,9 @@ from engine.simulate import SimulateRequest
 from gateway.errors import ApiError
 from gateway.planning import Planning
 from gateway.simulation import Simulation
-from watchers.prefetch import Prefetcher
-from watchers.simulation import LiteSvmExecutor, PyrevmExecutor
-from watchers.sources.clients import ChainClients
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.prefetch import Prefetcher
+from watchers.upstreams.simulation import LiteSvmExecutor, PyrevmExecutor
 
 REG = load_registry()
 SYSTEM_PROGRAM = "11111111111111111111111111111111"

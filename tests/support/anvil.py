@@ -12,7 +12,7 @@ import trio
 from devnet.anvil import AnvilNode, run_anvil
 from devnet.chain import WorldBuilder, install_world
 from devnet.world import DevnetWorld, build_world
-from watchers.sources.jsonrpc import JsonRpcClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 # Base's chain id (chainlist / base docs): any id works; a real one keeps chain-id checks honest.
 TEST_CHAIN_ID = 8453

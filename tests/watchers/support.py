@@ -20,8 +20,8 @@ from storage import agents as store
 from storage.events import Event
 from storage.schema import events
 from watchers.evaluation import MarketReader
-from watchers.sources.prices import CoinGeckoPrices, PriceSettings
-from watchers.sources.yields import DefiLlamaYields, YieldSettings
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.yields import DefiLlamaYields, YieldSettings
 
 WALLET = "0x1111111111111111111111111111111111111111"
 MINUTE_MS = 60_000

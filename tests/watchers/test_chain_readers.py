@@ -20,9 +20,9 @@ from tests.planning.conftest import chains  # noqa: F401  (session fixture: the 
 from tests.support.anvil import Devnet
 from tests.watchers.support import MINUTE_MS, Market, Wall, create, create_plain, stored_events, tenant
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, MarketReader
-from watchers.sources.clients import ChainClients
-from watchers.sources.jsonrpc import JsonRpcClient
-from watchers.sources.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.jsonrpc import JsonRpcClient
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
 
 pytestmark = pytest.mark.anvil
 

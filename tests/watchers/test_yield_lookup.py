@@ -9,7 +9,7 @@ from storage import Database
 from storage.evaluation import check_memory
 from tests.watchers.support import MINUTE_MS, Market, Wall, create_plain, stored_events, tenant
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings
-from watchers.sources.yields import DefiLlamaYields, YieldSettings
+from watchers.upstreams.yields import DefiLlamaYields, YieldSettings
 
 REQUEST = "alert me when usdc apy on aave on ethereum goes above 5%"
 AAVE_USDC = "aa70268e-4b52-42bf-a116-608b370f9501"

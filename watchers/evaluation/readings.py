@@ -22,12 +22,12 @@ from engine.agents.wallets import is_evm_address
 from engine.encoders import aave_get_user_account_data, decode_aave_user_account_data
 from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry, RegistryError, Token
-from watchers.sources.clients import ChainClients, ChainNotConfigured
-from watchers.sources.jsonrpc import RpcError, RpcUnavailable
-from watchers.sources.market_http import SourceUnavailable
-from watchers.sources.multicall import Call3, aggregate3, erc20_balances, native_balances
-from watchers.sources.prices import CoinGeckoPrices
-from watchers.sources.yields import DefiLlamaYields, UnknownMetric
+from watchers.upstreams.clients import ChainClients, ChainNotConfigured
+from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.market_http import SourceUnavailable
+from watchers.upstreams.multicall import Call3, aggregate3, erc20_balances, native_balances
+from watchers.upstreams.prices import CoinGeckoPrices
+from watchers.upstreams.yields import DefiLlamaYields, UnknownMetric
 
 # IPool.getUserAccountData returns the health factor as a WAD (aave-v3-origin IPool NatSpec: 1e18 = 1.0).
 WAD = Decimal(10) ** 18

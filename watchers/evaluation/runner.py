@@ -18,11 +18,11 @@ from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.price_watch import PriceWatcher
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import AgentScheduler, EventsRecorded, LeaseSettings
-from watchers.sources.clients import ChainClients
-from watchers.sources.price_cache import PriceCache
-from watchers.sources.prices import CoinGeckoPrices, PriceSettings
-from watchers.sources.ticker_stream import BinanceTickerStream, TickerStreamSettings
-from watchers.sources.yields import DefiLlamaYields, YieldSettings
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.price_cache import PriceCache
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.ticker_stream import BinanceTickerStream, TickerStreamSettings
+from watchers.upstreams.yields import DefiLlamaYields, YieldSettings
 
 
 def default_owner() -> str:

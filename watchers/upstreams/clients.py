@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 
 import httpx
 
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient, RpcSettings
-from watchers.sources.solana import SolanaClient
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcSettings
+from watchers.upstreams.solana import SolanaClient
 
 # The chain slug of the one non-EVM chain (contract: Chains).
 SOLANA = "solana"

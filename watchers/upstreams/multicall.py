@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from eth_abi import decode, encode
 from eth_utils import function_signature_to_4byte_selector
 
-from watchers.sources.evm import Block, EvmClient
+from watchers.upstreams.evm import Block, EvmClient
 
 # Canonical Multicall3 address, the same on every EVM chain (mds1/multicall README, "Deployments").
 MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11"

@@ -8,10 +8,10 @@ import httpx
 import pytest
 import trio
 
-from tests.sources.upstreams import Reply, Request, answer, http_upstream, silent_tcp, unused_port_url
-from watchers.sources.market_http import SourceUnavailable
-from watchers.sources.price_cache import PriceCache
-from watchers.sources.prices import CoinGeckoPrices, PriceQuote, PriceSettings
+from tests.upstreams.upstreams import Reply, Request, answer, http_upstream, silent_tcp, unused_port_url
+from watchers.upstreams.market_http import SourceUnavailable
+from watchers.upstreams.price_cache import PriceCache
+from watchers.upstreams.prices import CoinGeckoPrices, PriceQuote, PriceSettings
 
 KEY = "CG-secret-key-0123456789"
 

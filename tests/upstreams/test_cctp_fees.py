@@ -17,11 +17,11 @@ from engine.encoders import (
     cctp_v2_deposit_for_burn,
 )
 from tests.devnet.helpers import approve, balance_of, mint, send
-from tests.sources.local_api import Handler, Reply, Request, json_reply, local_api, never
 from tests.support.anvil import Devnet
-from watchers.sources.cctp_fees import CctpFee, CctpFeeClient, CctpFees, CctpFeeSettings
-from watchers.sources.evm import EvmClient
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
+from tests.upstreams.local_api import Handler, Reply, Request, json_reply, local_api, never
+from watchers.upstreams.cctp_fees import CctpFee, CctpFeeClient, CctpFees, CctpFeeSettings
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 # developers.circle.com/cctp/howtos/get-transfer-fee, the example response.
 DOCUMENTED = [{"finalityThreshold": 1000, "minimumFee": 1}, {"finalityThreshold": 2000, "minimumFee": 0}]

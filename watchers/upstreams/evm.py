@@ -12,7 +12,7 @@ from typing import Any
 
 from eth_abi import decode
 
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 
 Block = int | str
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import trio
 
 from engine.encoders import EncodingError, decode_quote_exact_input_single, quote_exact_input_single
-from watchers.sources.evm import EvmClient, decode_revert, revert_data
-from watchers.sources.jsonrpc import RpcError, RpcUnavailable
-from watchers.sources.quote_errors import NoRoute, SourceUnavailable
+from watchers.upstreams.evm import EvmClient, decode_revert, revert_data
+from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.quote_errors import NoRoute, SourceUnavailable
 
 __all__ = [
     "UNISWAP_V3_FEE_TIERS",

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import trio
 
-from watchers.sources.market_http import SourceUnavailable, decimal_or_none, get_json, join_url, origin
+from watchers.upstreams.market_http import SourceUnavailable, decimal_or_none, get_json, join_url, origin
 
 # Public yields API root (DefiLlama api-docs openapi-free: "servers": https://yields.llama.fi).
 DEFAULT_BASE_URL = "https://yields.llama.fi"

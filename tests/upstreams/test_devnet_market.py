@@ -20,10 +20,10 @@ from devnet.market import (
     MarketWalk,
     serve_market,
 )
-from watchers.sources.price_cache import PriceCache
-from watchers.sources.prices import CoinGeckoPrices, PriceSettings
-from watchers.sources.ticker_stream import BinanceTickerStream, TickerStreamSettings
-from watchers.sources.yields import DefiLlamaYields, YieldSettings
+from watchers.upstreams.price_cache import PriceCache
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
+from watchers.upstreams.ticker_stream import BinanceTickerStream, TickerStreamSettings
+from watchers.upstreams.yields import DefiLlamaYields, YieldSettings
 
 ALL_ASSETS = [*DEVNET_PRICES, *FOLLOWERS]
 LENDING = [spec.pool_id for spec in DEVNET_POOLS if spec.apy_borrow is not None]

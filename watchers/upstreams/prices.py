@@ -19,8 +19,8 @@ from typing import Literal
 
 import httpx
 
-from watchers.sources.market_http import SourceUnavailable, decimal_or_none, get_json, join_url, origin
-from watchers.sources.price_cache import PriceCache
+from watchers.upstreams.market_http import SourceUnavailable, decimal_or_none, get_json, join_url, origin
+from watchers.upstreams.price_cache import PriceCache
 
 # The quote currency of every price the service watches (contract: price agents compare USD thresholds).
 VS_CURRENCY = "usd"

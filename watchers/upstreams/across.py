@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 from eth_utils import is_address, to_checksum_address
 
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
-from watchers.sources.quote_http import get_json, upstream_message
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
+from watchers.upstreams.quote_http import get_json, upstream_message
 
 __all__ = ["ACROSS_API_URL", "AcrossClient", "AcrossFee", "AcrossLimits", "AcrossQuote", "AcrossSettings"]
 

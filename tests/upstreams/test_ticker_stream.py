@@ -10,9 +10,9 @@ import pytest
 import trio
 from trio_websocket import WebSocketConnection
 
-from tests.sources.upstreams import mini_ticker, unused_port_url, ws_upstream
-from watchers.sources.price_cache import PriceCache
-from watchers.sources.ticker_stream import BinanceTickerStream, TickerStreamSettings
+from tests.upstreams.upstreams import mini_ticker, unused_port_url, ws_upstream
+from watchers.upstreams.price_cache import PriceCache
+from watchers.upstreams.ticker_stream import BinanceTickerStream, TickerStreamSettings
 
 SYMBOLS = {"ethusdt": "ethereum", "BTCUSDT": "bitcoin"}
 

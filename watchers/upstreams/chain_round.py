@@ -12,9 +12,9 @@ from eth_abi import encode
 from engine.encoders import quote_exact_input_single
 from engine.planner import AllowanceKey, BalanceKey, Facts, GasPriceKey, SwapQuote, SwapQuoteKey
 from engine.registry import Registry
-from watchers.sources.evm import from_data, from_quantity
-from watchers.sources.jsonrpc import JsonRpcClient, RpcUnavailable
-from watchers.sources.multicall import (
+from watchers.upstreams.evm import from_data, from_quantity
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcUnavailable
+from watchers.upstreams.multicall import (
     ALLOWANCE_SELECTOR,
     BALANCE_OF_SELECTOR,
     DEFAULT_CHUNK,
@@ -24,7 +24,7 @@ from watchers.sources.multicall import (
     decode_aggregate3,
     encode_aggregate3,
 )
-from watchers.sources.uniswap_quotes import UNISWAP_V3_FEE_TIERS, PoolUnavailable, UniswapQuote, read_quote
+from watchers.upstreams.uniswap_quotes import UNISWAP_V3_FEE_TIERS, PoolUnavailable, UniswapQuote, read_quote
 
 
 def _uint(result: CallResult) -> int | None:

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_stream
 
-from watchers.sources.price_cache import PriceCache
+from watchers.upstreams.price_cache import PriceCache
 
 log = logging.getLogger(__name__)
 

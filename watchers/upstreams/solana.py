@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from watchers.sources.jsonrpc import JsonRpcClient, RpcUnavailable
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcUnavailable
 
 # Solana RPC reference, "Configuring State Commitment": processed, confirmed or finalized.
 DEFAULT_COMMITMENT = "confirmed"

@@ -82,7 +82,7 @@ async def http_upstream(handler: Handler, *, prefix: str = "") -> AsyncIterator[
     config = Config()
     config.bind = ["127.0.0.1:0"]
     config.accesslog = None
-    config.errorlog = logging.getLogger("tests.sources.upstream")
+    config.errorlog = logging.getLogger("tests.upstreams.upstream")
     upstream = HttpUpstream("", handler)
     async with trio.open_nursery() as nursery:
         binds = await nursery.start(partial(hypercorn.trio.serve, _App(upstream), config))

@@ -18,9 +18,9 @@ from engine.encoders import (
     npm_positions,
 )
 from engine.planner.facts import OwnedPosition, WithdrawalRequest
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import RpcError
-from watchers.sources.multicall import Call3, aggregate3
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import RpcError
+from watchers.upstreams.multicall import Call3, aggregate3
 
 # lidofinance/core contracts/0.8.9/WithdrawalQueue.sol:
 #   getWithdrawalRequests(address _owner) view returns (uint256[] requestsIds)

@@ -33,18 +33,18 @@ from engine.planner.facts import (
     UniswapPositionKey,
 )
 from engine.registry import Registry
-from watchers.chain_round import ChainRound
-from watchers.sources.across import AcrossQuote
-from watchers.sources.clients import ChainClients
-from watchers.sources.protocol_reads import (
+from watchers.tasks import run_all
+from watchers.upstreams.across import AcrossQuote
+from watchers.upstreams.chain_round import ChainRound
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.protocol_reads import (
     aave_reserve_tokens,
     aave_user_rewards,
     lido_checkpoint_hints,
     lido_withdrawal_requests,
     uniswap_position,
 )
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
-from watchers.tasks import run_all
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 
 class AcrossQuoteClient(Protocol):
@@ -213,7 +213,7 @@ class Prefetcher:
 
 @dataclass
 class AcrossBridgeQuoter:
-    """BridgeQuoter over Across's suggested-fees API (watchers.sources.across)."""
+    """BridgeQuoter over Across's suggested-fees API (watchers.upstreams.across)."""
 
     registry: Registry
     client: AcrossQuoteClient

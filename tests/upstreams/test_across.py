@@ -10,9 +10,9 @@ import httpx
 import pytest
 import trio
 
-from tests.sources.local_api import Handler, Reply, Request, json_reply, local_api, never
-from watchers.sources.across import AcrossClient, AcrossFee, AcrossLimits, AcrossQuote, AcrossSettings
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
+from tests.upstreams.local_api import Handler, Reply, Request, json_reply, local_api, never
+from watchers.upstreams.across import AcrossClient, AcrossFee, AcrossLimits, AcrossQuote, AcrossSettings
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 # USDC on Ethereum and on Base, and Across's Ethereum SpokePool (the registry's addresses).
 USDC_ETHEREUM = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"

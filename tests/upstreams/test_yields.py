@@ -9,9 +9,9 @@ import httpx
 import pytest
 import trio
 
-from tests.sources.upstreams import Reply, Request, answer, http_upstream, silent_tcp
-from watchers.sources.market_http import SourceUnavailable
-from watchers.sources.yields import DefiLlamaYields, UnknownMetric, YieldPoint, YieldPool, YieldSettings
+from tests.upstreams.upstreams import Reply, Request, answer, http_upstream, silent_tcp
+from watchers.upstreams.market_http import SourceUnavailable
+from watchers.upstreams.yields import DefiLlamaYields, UnknownMetric, YieldPoint, YieldPool, YieldSettings
 
 USDC = "aa70268e-4b52-42bf-a116-608b370f9501"
 STETH = "747c1d2a-c668-4682-b9f9-296708a3dd90"

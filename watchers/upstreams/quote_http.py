@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import trio
 
-from watchers.sources.quote_errors import SourceUnavailable
+from watchers.upstreams.quote_errors import SourceUnavailable
 
 __all__ = ["JsonAnswer", "get_json", "upstream_message"]
 

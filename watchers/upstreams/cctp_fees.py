@@ -20,8 +20,8 @@ from typing import Any
 import httpx
 
 from engine.encoders import CCTP_FINALITY_STANDARD, cctp_v2_max_fee
-from watchers.sources.quote_errors import RouteUnavailable, SourceUnavailable
-from watchers.sources.quote_http import get_json, upstream_message
+from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
+from watchers.upstreams.quote_http import get_json, upstream_message
 
 __all__ = ["IRIS_API_URL", "CctpFee", "CctpFeeClient", "CctpFeeSettings", "CctpFees"]
 

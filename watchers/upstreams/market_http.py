@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 import trio
 
-from watchers.sources.quote_errors import SourceUnavailable
+from watchers.upstreams.quote_errors import SourceUnavailable
 
 __all__ = ["SourceUnavailable", "decimal_or_none", "get_json", "join_url", "origin"]
 

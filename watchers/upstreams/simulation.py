@@ -25,10 +25,10 @@ from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
 from engine.simulate import EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
-from watchers.sources.clients import ChainClients
-from watchers.sources.evm import from_data, from_quantity
-from watchers.sources.jsonrpc import JsonRpcClient, RpcError
-from watchers.sources.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.evm import from_data, from_quantity
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
 
 log = logging.getLogger("intentgate.simulation")
 

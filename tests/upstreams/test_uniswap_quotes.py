@@ -13,10 +13,10 @@ from eth_abi import encode
 from engine.encoders import EncodingError, load_abi
 from tests.devnet.helpers import read_uint
 from tests.support.anvil import Devnet
-from watchers.sources.evm import EvmClient
-from watchers.sources.jsonrpc import JsonRpcClient, RpcSettings
-from watchers.sources.quote_errors import NoRoute, RouteUnavailable, SourceUnavailable
-from watchers.sources.uniswap_quotes import (
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient, RpcSettings
+from watchers.upstreams.quote_errors import NoRoute, RouteUnavailable, SourceUnavailable
+from watchers.upstreams.uniswap_quotes import (
     UNISWAP_V3_FEE_TIERS,
     PoolUnavailable,
     UniswapQuote,
