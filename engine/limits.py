@@ -6,6 +6,7 @@ enforce one import it from here, so a limit changes in one line.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Final
 
 # Limits: requests per window per API key, by the tenant's tier: (max_requests, window_ms).
@@ -18,6 +19,11 @@ RATE_TIERS: Final[dict[str, tuple[int, int]]] = {
 AGENT_QUOTAS: Final[dict[str, int]] = {"beta": 50, "standard": 500, "high": 5000}
 # Limits: webhook endpoints per tenant.
 ENDPOINT_QUOTA: Final = 5
+
+# POST /plan (and POST /intent, which shares its wallet rules): intents and wallets per request. Not in the
+# contract; chosen far above any real plan so that one request's work stays bounded.
+PLAN_INTENTS_MAX: Final = 20
+PLAN_WALLETS_MAX: Final = 20
 
 # Limits: page size `limit` of every listing (GET /agents, GET /agent-events; the attempt history too).
 PAGE_LIMIT_MIN: Final = 1
@@ -34,5 +40,7 @@ AGENT_WALLETS_MAX: Final = 10
 AGENT_OPTIONS_MAX: Final = 4
 # POST /webhook-endpoints: url up to 2048 chars.
 WEBHOOK_URL_MAX_CHARS: Final = 2048
+# Largest amount in token units the service reads: beyond every token supply, so it is a typo.
+MAX_TOKEN_AMOUNT: Final = Decimal(10) ** 30
 # Typed health agents: the threshold is a health factor and must be below 100.
 HEALTH_THRESHOLD_MAX: Final = 100

@@ -13,6 +13,7 @@ from typing import Any
 import trio
 
 from engine.limits import RATE_TIERS
+from engine.numbers import parse_decimal
 from gateway.auth import SCOPES
 from gateway.config import ConfigError, Settings, load_settings
 from storage import StorageError, accounts
@@ -28,6 +29,25 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="TOML configuration file")
 
 
+# Most credits one command grants: far above any real grant, far below what storage integers hold.
+MAX_CREDITS = 10**12
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, read bounded (engine.numbers)."""
+
+    def parse(text: str) -> int:
+        try:
+            number = parse_decimal(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if number != number.to_integral_value() or not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}")
+        return int(number)
+
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="intentgate", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -35,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the gateway and its background workers")
     _store_options(serve)
     serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+    serve.add_argument("--port", type=_whole_number(0, 65535))
     serve.add_argument("--role", choices=["all", "api", "workers"])
     serve.add_argument("--devnet", action="store_true", default=None, help="run offline on local chains")
 
@@ -53,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--tenant", required=True)
     create.add_argument("--tier", choices=sorted(RATE_TIERS))
     create.add_argument("--scopes", default=",".join(SCOPES), help="comma-separated: plan,agents")
-    create.add_argument("--credits", type=int, default=0, help="credits to grant the tenant")
+    create.add_argument(
+        "--credits", type=_whole_number(0, MAX_CREDITS), default=0, help="credits to grant the tenant"
+    )
     create.add_argument("--json", action="store_true")
     listing = key_commands.add_parser("list", help="list keys (never the keys themselves)")
     _store_options(listing)
@@ -68,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     grant = credit_commands.add_parser("grant", help="grant credits to a tenant")
     _store_options(grant)
     grant.add_argument("--tenant", required=True)
-    grant.add_argument("--amount", type=int, required=True)
+    grant.add_argument("--amount", type=_whole_number(1, MAX_CREDITS), required=True)
     return parser
 
 

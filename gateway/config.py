@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+
+from engine.numbers import check_int, parse_decimal
 
 ENV_PREFIX = "INTENTGATE_"
 CONFIG_FILENAME = "intentgate.toml"
@@ -18,6 +22,10 @@ REDACTED = "***"
 
 class ConfigError(Exception):
     """The configuration cannot be used; the message names the setting."""
+
+
+# Largest magnitude of a numeric setting: far above every timeout, size and count the service takes.
+MAX_SETTING = 10**12
 
 
 class Settings(BaseModel):
@@ -33,6 +41,9 @@ class Settings(BaseModel):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     # Request bodies above this are refused with 413 payload_too_large.
     max_body_bytes: int = Field(1_048_576, ge=1024)
+    # An answer sent before its request body was read waits this long for the body to arrive (so the
+    # connection can be kept alive), else it closes the connection.
+    body_drain_s: float = Field(2.0, ge=0, le=60)
     # In-flight requests get this long to finish after SIGINT/SIGTERM before they are cancelled.
     graceful_timeout_s: float = Field(10.0, ge=0)
     # A key's lookup is cached this long; a revocation takes effect within it.
@@ -94,6 +105,28 @@ class Settings(BaseModel):
     # queued before it counts as lagging (it then catches up from storage).
     stream_heartbeat_s: float = Field(15.0, gt=0)
     stream_queue_size: int = Field(256, ge=1, le=100_000)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _bounded_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        # Numbers come from TOML, the environment and flags: read them bounded (engine.numbers) before
+        # pydantic converts them, so no numeric setting is infinite, NaN or a thousand digits long.
+        field = cls.model_fields[info.field_name] if info.field_name else None
+        if field is None or field.annotation not in (int, float) or isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            number = parse_decimal(value)  # ValueError for "inf", "nan" and anything else not a number
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError("must be a finite number")
+            number = Decimal(repr(value))
+        elif isinstance(value, int):
+            number = Decimal(check_int(value))
+        else:
+            return value
+        if abs(number) > MAX_SETTING:
+            raise ValueError(f"must be at most {MAX_SETTING:.0e} in magnitude")
+        return value
 
     def redacted(self) -> dict[str, Any]:
         """The settings as plain data with every secret replaced, safe to print or log."""

@@ -15,8 +15,9 @@ import httpx
 from engine.intents import Emit, IntentParser, IntentRequest, IntentResponse, RegistryUniverse, run_intent
 from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
+from engine.registry.addresses import wallet_problems
 from gateway.config import Settings
-from gateway.errors import ApiError
+from gateway.errors import ApiError, invalid_request
 from watchers.intent_llm import LlmAnswerInvalid, LlmIntentPlanner
 from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
@@ -128,6 +129,7 @@ class MarketPrices:
 class IntentService:
     """Runs POST /intent on the configured backend. The deterministic parser needs no upstream."""
 
+    registry: Registry
     parser: IntentParser
     balances: RpcBalances | None
     prices: MarketPrices | None
@@ -140,10 +142,16 @@ class IntentService:
     ) -> IntentResponse:
         """The IntentResponse of the request, with progress through `emit` (the last event is `final`).
 
-        Raises ApiError: 503 service_not_configured (the model backend is asked for but not configured),
+        Raises ApiError: 400 invalid_request for a wallet of an unknown chain or with an address that is
+        not one of its chain's; 503 service_not_configured (the model backend is asked for but not configured),
         503 upstream_unavailable (the model endpoint is unreachable or busy), 502 engine_failure (the
         model failed or its answer did not pass validation).
         """
+        problems = wallet_problems(
+            self.registry, [(wallet.address, wallet.chain) for wallet in request.wallets]
+        )
+        if problems:
+            raise invalid_request("The request did not pass validation; see issues.", problems)
         chosen = backend or self.default_backend
         if chosen == "deterministic":
             return await run_intent(
@@ -198,6 +206,7 @@ def build_intent_service(
         )
         llm = LlmIntentPlanner(registry, chat, balances, lookup_timeout=settings.rpc_timeout_s)
     return IntentService(
+        registry=registry,
         parser=IntentParser(RegistryUniverse(registry)),
         balances=balances,
         prices=MarketPrices(prices) if prices is not None else None,

@@ -81,6 +81,10 @@ async def read_json_body(model: type[BaseModel]) -> BaseModel:
     raw = await request.get_data(cache=False)
     try:
         data = jsonio.loads(raw) if raw else None
+    except jsonio.JsonRejected as exc:
+        raise invalid_request(
+            "The body holds values the service does not read; see issues.", exc.issues
+        ) from None
     except ValueError as exc:
         raise invalid_request("The body is not valid JSON.", [("body", str(exc))]) from None
     if not isinstance(data, dict):

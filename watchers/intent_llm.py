@@ -25,6 +25,7 @@ from engine.actions import ACTIONS
 from engine.intents import BalanceSource, Emit, IntentRequest, IntentResponse
 from engine.intents.context import recent_turns
 from engine.intents.models import REQUIRED_FIELDS
+from engine.numbers import json_float, json_int
 from engine.registry import Registry
 from watchers.intent_checks import InvalidAnswer, check_answer
 from watchers.upstreams.llm import ChatCompletions
@@ -51,7 +52,7 @@ _INTENT_FIELDS: Final = (
 
 def loads_exact(raw: str) -> Any:
     """JSON with every non-integer number as a Decimal (never a float); raises ValueError."""
-    return simplejson.loads(raw, use_decimal=True)
+    return simplejson.loads(raw, parse_float=json_float, parse_int=json_int)
 
 
 def dumps_exact(value: Any) -> str:
@@ -134,7 +135,7 @@ class LlmIntentPlanner:
     async def _balances(self, arguments: str, failed: list[str]) -> str:
         """The tool result for one get_balances call: holdings read over JSON-RPC, or why not."""
         try:
-            args = json.loads(arguments)
+            args = json.loads(arguments, parse_float=json_float, parse_int=json_int)
             address, chain = str(args["address"]), str(args["chain"])
         except (ValueError, KeyError, TypeError):
             return dumps_exact({"error": "arguments must be {address, chain}"})

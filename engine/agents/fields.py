@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from engine.agents.wallets import check_wallet_address
 from engine.limits import AGENT_WALLETS_MAX
+from engine.numbers import to_bounded_decimal
 
 MIN_WALLETS = 1
 MAX_WALLETS = AGENT_WALLETS_MAX
 
 
 def to_decimal(value: object) -> Decimal:
-    """Accept Decimal, int or a decimal string; reject floats and booleans so money stays exact.
+    """Accept Decimal, int or a decimal string, bounded as every number entering the service is
+    (engine.numbers); reject floats and booleans so money stays exact.
 
     The gateway parses JSON numbers straight into Decimal, so a float here is a caller bug.
     """
     if isinstance(value, bool) or not isinstance(value, Decimal | int | str):
         raise ValueError("must be a decimal number (a JSON number or a decimal string)")
-    try:
-        number = Decimal(value.strip()) if isinstance(value, str) else Decimal(value)
-    except InvalidOperation:
-        raise ValueError(f"{value!r} is not a decimal number") from None
-    if not number.is_finite():
-        raise ValueError("must be a finite number")
+    number = to_bounded_decimal(value)
+    assert isinstance(number, Decimal)
     return number
 
 

@@ -18,12 +18,13 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Final
 
 from engine.intents.reader import AmountSpec
+from engine.limits import MAX_TOKEN_AMOUNT
 
 # Digits of decimal arithmetic here: a uint256 has 78 digits, so every raw token amount fits.
 _PRECISION: Final = 80
 
 # Largest amount (in token units) the parser accepts; beyond it no token supply reaches, so it is a typo.
-MAX_AMOUNT: Final = Decimal(10) ** 30
+MAX_AMOUNT: Final = MAX_TOKEN_AMOUNT
 
 
 def address_key(address: str) -> str:

@@ -19,7 +19,8 @@ from pydantic import (
 )
 
 from engine.actions import ACTIONS
-from engine.limits import PROMPT_MAX_CHARS
+from engine.limits import MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
+from engine.numbers import TokenAmount, to_bounded_decimal
 
 # Contract: the literal strings `max` and `chained` are allowed in place of a number.
 SymbolicAmount = Literal["max", "chained"]
@@ -66,13 +67,6 @@ def fields_of(action: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _no_float(value: Any) -> Any:
-    # Money is exact: a float has already lost digits, so it is refused rather than converted.
-    if isinstance(value, float):
-        raise ValueError("amounts must be exact decimals (a string or Decimal), not floats")
-    return value
-
-
 def _drop_none(handler: SerializerFunctionWrapHandler, value: Any) -> dict[str, Any]:
     dumped: dict[str, Any] = handler(value)
     return {key: item for key, item in dumped.items() if item is not None}
@@ -83,8 +77,8 @@ class Wallet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    address: str = Field(min_length=1)
-    chain: str = Field(min_length=1)
+    address: str = Field(min_length=1, max_length=64)
+    chain: str = Field(min_length=1, max_length=64)
 
 
 class Balance(BaseModel):
@@ -94,13 +88,8 @@ class Balance(BaseModel):
 
     chain: str
     asset: str
-    amount: Decimal = Field(ge=0, allow_inf_nan=False)
+    amount: TokenAmount
     address: str | None = None
-
-    @field_validator("amount", mode="before")
-    @classmethod
-    def _exact_amount(cls, value: Any) -> Any:
-        return _no_float(value)
 
 
 class IntentRequest(BaseModel):
@@ -147,13 +136,18 @@ class Intent(BaseModel):
     @field_validator("amount", mode="before")
     @classmethod
     def _exact_amount(cls, value: Any) -> Any:
-        return _no_float(value)
+        # "max" and "chained" stay symbolic; anything else is a number, read bounded (engine.numbers).
+        if value is None or value in ("max", "chained"):
+            return value
+        return to_bounded_decimal(value)
 
     @field_validator("amount")
     @classmethod
     def _positive_amount(cls, value: Amount | None) -> Amount | None:
         if isinstance(value, Decimal) and (not value.is_finite() or value <= 0):
             raise ValueError("amount must be a positive finite decimal")
+        if isinstance(value, Decimal) and value > MAX_TOKEN_AMOUNT:
+            raise ValueError(f"amount must be at most {MAX_TOKEN_AMOUNT:.0e} (no token has a larger supply)")
         return value
 
     @model_serializer(mode="wrap")

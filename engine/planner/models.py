@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from engine.intents.models import Intent
+from engine.limits import PLAN_INTENTS_MAX, PLAN_WALLETS_MAX
+from engine.numbers import TokenAmount
 
 # Contract: a Solana step carries its message as base64 in one of these formats (values decided in
 # docs/decisions.md): the exact bytes the wallet signs, legacy or v0.
@@ -25,7 +26,7 @@ class Holding(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     asset: str = Field(min_length=1)
-    amount: Decimal = Field(ge=0, allow_inf_nan=False)
+    amount: TokenAmount
 
 
 class PlanWallet(BaseModel):
@@ -41,8 +42,8 @@ class PlanWallet(BaseModel):
 class PlanRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    intents: tuple[Intent, ...] = Field(min_length=1, max_length=20)
-    wallets: tuple[PlanWallet, ...] = Field(min_length=1, max_length=20)
+    intents: tuple[Intent, ...] = Field(min_length=1, max_length=PLAN_INTENTS_MAX)
+    wallets: tuple[PlanWallet, ...] = Field(min_length=1, max_length=PLAN_WALLETS_MAX)
 
 
 class Chained(BaseModel):
@@ -51,8 +52,8 @@ class Chained(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     from_key: str
-    estimate_amount: Decimal
-    min_output: Decimal
+    estimate_amount: TokenAmount
+    min_output: TokenAmount
 
 
 class PinnedRoute(BaseModel):
@@ -84,7 +85,7 @@ class Step(BaseModel):
     protocol: str
     action_type: str
     asset: str
-    amount: Decimal
+    amount: TokenAmount
     description: str
     key: str | None = None
     wallet: str | None = None
@@ -120,7 +121,7 @@ class ReencodeRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     step: Step
-    actual_amount: Decimal = Field(gt=0, allow_inf_nan=False)
+    actual_amount: TokenAmount = Field(gt=0)
 
 
 class ReencodeResponse(BaseModel):

@@ -10,7 +10,7 @@ from engine.planner.context import IntentContext
 from engine.planner.draft import Draft, StepDraft, owner_key
 from engine.planner.errors import PlanError
 from engine.planner.facts import BalanceKey, Facts
-from engine.planner.labels import is_evm_address, plain
+from engine.planner.labels import plain
 from engine.planner.lending import plan_borrow, plan_deposit, plan_repay, plan_withdraw
 from engine.planner.liquidity import plan_lp_add, plan_lp_collect, plan_lp_remove
 from engine.planner.models import PlanRequest, PlanResponse, PlanWallet, Step
@@ -20,7 +20,7 @@ from engine.planner.staking import plan_claim, plan_stake, plan_unstake
 from engine.planner.swaps import plan_swap
 from engine.planner.tokens import plan_approve, plan_same_chain_sweep, plan_transfer
 from engine.registry import Registry, RegistryError
-from engine.registry.addresses import is_valid_address
+from engine.registry.addresses import wallet_problems
 
 Builder = Callable[[IntentContext], None]
 # Assets Across carries between EVM chains (docs.across.to "Supported tokens": ETH/WETH, USDC, USDT, DAI,
@@ -88,18 +88,11 @@ BUILDERS: dict[str, Builder] = {
 
 def _check_wallets(registry: Registry, wallets: tuple[PlanWallet, ...], facts: Facts) -> None:
     """Wallet chains must be known and addresses valid for their family; given balances seed the facts."""
+    problems = wallet_problems(registry, [(wallet.address, wallet.chain) for wallet in wallets])
+    if problems:
+        raise PlanError(*problems[0])
     for i, wallet in enumerate(wallets):
-        try:
-            chain = registry.chain(wallet.chain)
-        except RegistryError:
-            raise PlanError(f"wallets[{i}].chain", f"unknown chain {wallet.chain!r}") from None
-        valid = (
-            is_evm_address(wallet.address)
-            if chain.family == "evm"
-            else is_valid_address(chain.family, wallet.address)
-        )
-        if not valid:  # EVM: lowercase or a correct EIP-55 checksum; a wrong checksum is a typo
-            raise PlanError(f"wallets[{i}].address", f"is not a valid {chain.family} address")
+        chain = registry.chain(wallet.chain)
         for j, holding in enumerate(wallet.balances or ()):
             try:
                 token = registry.token(chain.slug, registry.resolve_token(chain.slug, holding.asset))

@@ -8,13 +8,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Response, request
 
 from engine.intents import Balance, IntentRequest, IntentResponse, Wallet
-from engine.limits import CONTEXT_MAX_CHARS, PROMPT_MAX_CHARS
+from engine.limits import CONTEXT_MAX_CHARS, PLAN_WALLETS_MAX, PROMPT_MAX_CHARS
 from gateway.errors import ApiError
 from gateway.intent_service import IntentService
 from gateway.policy import Call, CreditHold
 from gateway.sse import EVENT_STREAM, Send, event_stream
 
 JSON = "application/json"
+# Balances a request may hand in: every registry token of every wallet's chain fits well below this.
+BALANCES_MAX = 1000
 
 
 class IntentOptions(BaseModel):
@@ -33,8 +35,8 @@ class IntentBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     prompt: str = Field(min_length=1, max_length=PROMPT_MAX_CHARS)
-    wallets: list[Wallet] = Field(min_length=1)
-    balances: list[Balance] | None = None
+    wallets: list[Wallet] = Field(min_length=1, max_length=PLAN_WALLETS_MAX)
+    balances: list[Balance] | None = Field(None, max_length=BALANCES_MAX)
     conversation_context: str | None = None
     clarify_follow_up: bool = False
     options: IntentOptions = Field(default_factory=IntentOptions)

@@ -135,3 +135,17 @@ def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Pa
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=30)
     assert not any("shown once" in line for line in lines + out.splitlines())
+
+
+def test_numbers_in_flags_and_configuration_are_bounded(tmp_path: Path) -> None:
+    for args in (
+        ("credits", "grant", "--tenant", "acme", "--amount", "1e999999999"),
+        ("credits", "grant", "--tenant", "acme", "--amount", "9" * 5000),
+        ("keys", "create", "--tenant", "acme", "--credits", "1.5"),
+    ):
+        refused = cli(*args, data_dir=tmp_path)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    for value in ("1e999999999", "inf", "9" * 5000):
+        shown = cli("config", data_dir=tmp_path, env={"INTENTGATE_RPC_TIMEOUT_S": value})
+        assert shown.returncode == 2 and "rpc_timeout_s" in shown.stderr, shown.stderr
+        assert "Traceback" not in shown.stderr

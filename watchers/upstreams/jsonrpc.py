@@ -12,11 +12,12 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import httpx
 import trio
+
+from engine.numbers import json_float, json_int
 
 Params = Sequence[Any] | Mapping[str, Any]
 
@@ -166,7 +167,7 @@ class JsonRpcClient:
     def _decode(self, response: httpx.Response, method: str) -> Any:
         try:
             # JSON numbers with a fraction become Decimal, never float (money is exact).
-            return json.loads(response.content, parse_float=Decimal)
+            return json.loads(response.content, parse_float=json_float, parse_int=json_int)
         except ValueError:
             # Many nodes send an HTTP error status with a JSON-RPC error body; only a non-JSON body fails here.
             raise RpcUnavailable(

@@ -28,6 +28,8 @@ from typing import Any, Final
 import httpx
 import trio
 
+from engine.numbers import json_float, json_int
+
 # The SSE field prefix of a data line and the sentinel closing an OpenAI stream (API reference above).
 DATA_PREFIX: Final = "data:"
 DONE: Final = "[DONE]"
@@ -221,7 +223,7 @@ class ChatCompletions:
     def _fold(self, assembly: _Assembly, payload: str) -> str:
         """Fold one chunk into the assembly; returns its text fragment (may be empty)."""
         try:
-            chunk = json.loads(payload)
+            chunk = json.loads(payload, parse_float=json_float, parse_int=json_int)
         except ValueError:
             raise LlmFailed(f"{self.label}: a chunk is not JSON") from None
         if not isinstance(chunk, dict):

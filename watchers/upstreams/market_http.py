@@ -15,6 +15,7 @@ from urllib.parse import quote
 import httpx
 import trio
 
+from engine.numbers import json_float, json_int
 from watchers.upstreams.quote_errors import SourceUnavailable
 
 __all__ = ["SourceUnavailable", "decimal_or_none", "get_json", "join_url", "origin"]
@@ -62,7 +63,7 @@ async def get_json(
     if not 200 <= response.status_code < 300:
         raise SourceUnavailable(source, f"HTTP {response.status_code}")
     try:
-        return json.loads(response.content, parse_float=Decimal)
+        return json.loads(response.content, parse_float=json_float, parse_int=json_int)
     except ValueError:
         raise SourceUnavailable(source, f"HTTP {response.status_code} with a body that is not JSON") from None
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import httpx
 import trio
 
+from engine.numbers import json_float, json_int
 from watchers.upstreams.quote_errors import SourceUnavailable
 
 __all__ = ["JsonAnswer", "get_json", "upstream_message"]
@@ -62,7 +62,7 @@ async def get_json(
     if not (200 <= status < 300 or (400 <= status < 500 and status not in TRANSIENT_CLIENT_STATUS)):
         raise SourceUnavailable(source, f"{host} answered HTTP {status}{_excerpt(response)}")
     try:
-        body = json.loads(response.content, parse_float=Decimal)
+        body = json.loads(response.content, parse_float=json_float, parse_int=json_int)
     except ValueError:
         raise SourceUnavailable(source, f"{host} answered HTTP {status} with a non-JSON body") from None
     return JsonAnswer(status=status, body=body)

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_stream
 
+from engine.numbers import json_float, json_int
 from watchers.upstreams.price_cache import PriceCache
 
 log = logging.getLogger(__name__)
@@ -178,7 +179,7 @@ class BinanceTickerStream:
     def _handle(self, message: str | bytes) -> str | None:
         """Apply one message to the cache; returns its event type when it was understood."""
         try:
-            event = json.loads(message)
+            event = json.loads(message, parse_float=json_float, parse_int=json_int)
             payload: Any = event.get("data", event) if isinstance(event, dict) else None
             kind = payload.get("e") if isinstance(payload, dict) else None
             if kind == SHUTDOWN_EVENT:
