@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import time
 
+import trio
 from quart import Response, current_app, g, request
 from quart_trio import QuartTrio
 from ulid import ULID
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from gateway.dashboard import install_dashboard  # dashboard (issue 9)
 from gateway.errors import HTTP_CODES, ApiError
@@ -113,6 +114,24 @@ def _install_error_handlers(app: QuartTrio) -> None:
         return _envelope(500, "internal_error", "Something failed on our side; retrying is reasonable.")
 
 
+async def _receive_whole_body(response: Response, drain_s: float) -> None:
+    """Let the request body finish arriving before the answer goes out, or close the connection after it.
+
+    An answer sent before its request's body was read (401, 403, 404, 405, 429, 400 on headers alone)
+    would otherwise leave the body on the wire: HTTP/1.1 then cannot start the next request of a kept-alive
+    connection, and pooled clients, which write the body apart from the headers, stall on it. The body is
+    bounded by max_body_bytes; a client that declared a body and does not send it within `drain_s`
+    gets its answer with `Connection: close`.
+    """
+    with trio.move_on_after(drain_s) as waiting:
+        try:
+            await request.body
+        except RequestEntityTooLarge:
+            response.headers["Connection"] = "close"
+    if waiting.cancelled_caught:
+        response.headers["Connection"] = "close"
+
+
 def _install_request_hooks(app: QuartTrio) -> None:
     @app.before_request
     async def start() -> None:
@@ -121,6 +140,7 @@ def _install_request_hooks(app: QuartTrio) -> None:
 
     @app.after_request
     async def finish(response: Response) -> Response:
+        await _receive_whole_body(response, current_app.extensions["intentgate"].settings.body_drain_s)
         response.headers[SCHEMA_HEADER] = SCHEMA_VERSION
         request_id = g.get("request_id")
         if request_id:

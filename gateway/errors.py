@@ -69,8 +69,10 @@ def from_validation(exc: ValidationError, prefix: Sequence[int | str] = ()) -> A
 
 # HTTP errors raised by the framework itself (unknown route, wrong method, oversized body).
 HTTP_CODES: dict[int, tuple[str, str]] = {
-    400: ("invalid_request", "The request could not be read."),
+    400: ("invalid_request", "The request could not be read as HTTP/1.1."),
     404: ("not_found", "No such route. Paths start with /v1beta."),
     405: ("method_not_allowed", "This route does not accept that method."),
     413: ("payload_too_large", "The request body is larger than this service accepts."),
+    431: ("headers_too_large", "The request's headers are larger than this service reads (64 KiB)."),
+    500: ("internal_error", "Something failed on our side; retrying is reasonable."),
 }

@@ -37,7 +37,9 @@ def build_openapi(routes: list[Route]) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route.path)  # Quart's <id> is OpenAPI's {id}
-        paths.setdefault(API_PREFIX + path, {})[route.method.lower()] = _operation(route)
+        # Paths are relative to the server URL, which carries the version prefix (OpenAPI 3.1, "Paths
+        # Object": the path is appended to the Server Object's url).
+        paths.setdefault(path, {})[route.method.lower()] = _operation(route)
     return {
         "openapi": "3.1.0",
         "info": {"title": "intentgate", "version": SCHEMA_VERSION},
@@ -59,6 +61,9 @@ def _operation(route: Route) -> dict[str, Any]:
     success: dict[str, Any] = {"description": "OK"}
     if route.response_model is not None:
         success["content"] = {"application/json": {"schema": _ref(route.response_model)}}
+    if route.event_stream is not None:
+        stream = {"schema": {"type": "string", "description": route.event_stream}}
+        success.setdefault("content", {})["text/event-stream"] = stream
     responses: dict[str, Any] = {str(route.success_status): success}
     statuses = set(route.error_statuses)
     if route.body_model is not None or route.query_model is not None:

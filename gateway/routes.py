@@ -43,6 +43,8 @@ class Route:
     response_model: type[BaseModel] | None = None
     success_status: int = 200
     error_statuses: tuple[int, ...] = field(default=(401, 429, 503))
+    # The route's answer as server-sent events (documented as text/event-stream): what the events are.
+    event_stream: str | None = None
 
     @property
     def name(self) -> str:
@@ -111,6 +113,11 @@ def routes() -> list[Route]:
             cost=COST_PER_CALL,
             body_model=intent_handlers.IntentBody,
             response_model=IntentResponse,
+            event_stream=(
+                "With Accept: text/event-stream or options.stream: events `reasoning` and `delta` "
+                '({"text"}), `tool-start` and `tool-end` ({"tool", ...}), then `final` (the IntentResponse) '
+                "or `error` (the Error envelope)."
+            ),
             error_statuses=(400, 401, 402, 403, 429, 502, 503),
         ),
         # agents (issue 6)
@@ -228,6 +235,10 @@ def routes() -> list[Route]:
             sse_stream.stream_events,
             "The tenant's events live as server-sent events; Last-Event-ID resumes after that event.",
             scope="agents",
+            event_stream=(
+                "One `agent.triggered`, `agent.degraded` or `agent.test` event per stored event, its data the "
+                "pull-rail Event and its id the event id; comments as heartbeats."
+            ),
             error_statuses=(401, 403, 429, 503),
         ),
     ]

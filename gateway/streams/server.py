@@ -42,6 +42,7 @@ from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import ConnectionState
 from hypercorn.utils import repr_socket_addr, wrap_app
 
+from gateway.streams.connection import ServedStream, enveloped
 from gateway.streams.direct import Closed, write_all
 from gateway.streams.endpoint import DIRECT_EXTENSION, STREAM_PATH
 
@@ -139,7 +140,7 @@ class _Server:
             state = ConnectionState(self.lifespan_state.copy())
             # hypercorn's own serve hands plain SocketStreams to TCPServer too (its annotation names only
             # the TLS stream).
-            await TCPServer(self.wrapped, self.config, self.context, state, stream)  # type: ignore[arg-type]
+            await TCPServer(self.wrapped, self.config, self.context, state, ServedStream(stream))  # type: ignore[arg-type]
 
     async def _first_request_is_direct(self, sock: trio.socket.SocketType) -> bool | None:
         """True or False once the request line shows whether it is ours; None when the client closed or
@@ -306,7 +307,7 @@ class _DirectExchange:
         except h11.LocalProtocolError:
             return
         self.started = True
-        await self._write(data)
+        await self._write(enveloped(data))
 
     async def _write(self, data: bytes) -> None:
         # After the client went away, writes are dropped (as hypercorn does): the application ends itself.

@@ -48,7 +48,7 @@ def program() -> str:
 
 def body_validator(openapi: dict[str, Any], path: str) -> Draft202012Validator:
     """The JSON Schema of POST `path`'s request body, resolved inside the OpenAPI document."""
-    operation = openapi["paths"]["/v1beta" + path]["post"]
+    operation = openapi["paths"][path]["post"]
     schema = operation["requestBody"]["content"]["application/json"]["schema"]
     return Draft202012Validator({**schema, "components": openapi["components"]})
 

@@ -266,9 +266,10 @@ async def test_health_ready_metrics_and_openapi(settings: Settings) -> None:
         await client.get("/v1beta/meta", headers={"Authorization": f"Bearer {svc.dev_key}"})
         metrics = (await client.get("/metrics")).text
     assert spec["openapi"] == "3.1.0"
-    assert spec["paths"]["/v1beta/meta"]["get"]["responses"]["200"]["content"]["application/json"][
-        "schema"
-    ] == {"$ref": "#/components/schemas/MetaResponse"}
+    assert spec["servers"] == [{"url": "/v1beta"}]
+    assert spec["paths"]["/meta"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/MetaResponse"
+    }
     assert "MetaResponse" in spec["components"]["schemas"]
     assert 'intentgate_requests_total{method="GET",route="/v1beta/meta",status="200"} 1.0' in metrics
     assert "intentgate_request_duration_seconds_bucket" in metrics
