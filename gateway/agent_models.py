@@ -4,9 +4,9 @@ agents, which have no compile step to write it."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema, field_validator
 
 from engine.agents import (
     Compiled,
@@ -49,7 +49,10 @@ class AgentListQuery(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     status: Literal["active", "paused"] | None = None
-    kind: str | None = None
+    kind: (
+        Annotated[str, WithJsonSchema({"type": "string", "enum": ["health", *(k.value for k in Kind)]})]
+        | None
+    ) = None
     wallet: str | None = Field(None, min_length=1, max_length=WALLET_FILTER_MAX_CHARS)
     cursor: str | None = None
     limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)

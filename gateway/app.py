@@ -11,6 +11,7 @@ from quart_trio import QuartTrio
 from ulid import ULID
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from engine.registry import load_registry
 from gateway.dashboard import install_dashboard  # dashboard (issue 9)
 from gateway.errors import HTTP_CODES, ApiError
 from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -49,7 +50,7 @@ def create_app(services: Services) -> QuartTrio:
     # streams (issue 9): the WebSocket twin of GET /agent-events/stream (it applies the policy itself).
     app.add_websocket(API_PREFIX + "/stream", endpoint="stream_socket", view_func=stream_socket)
     install_dashboard(app)  # dashboard (issue 9)
-    openapi = build_openapi(table)
+    openapi = build_openapi(table, load_registry())
 
     @app.get(API_PREFIX + "/openapi.json")
     async def openapi_document() -> Response:

@@ -137,6 +137,15 @@ class IntentService:
     default_backend: Backend = "deterministic"
     lookup_timeout: float = 10.0
 
+    def check(self, request: IntentRequest) -> None:
+        """Raises ApiError 400 invalid_request for a wallet of an unknown chain or with an address that is
+        not one of its chain's (the rules of /plan), so that a stream never starts for such a request."""
+        problems = wallet_problems(
+            self.registry, [(wallet.address, wallet.chain) for wallet in request.wallets]
+        )
+        if problems:
+            raise invalid_request("The request did not pass validation; see issues.", problems)
+
     async def run(
         self, request: IntentRequest, emit: Emit, *, backend: Backend | None = None
     ) -> IntentResponse:
@@ -147,11 +156,7 @@ class IntentService:
         503 upstream_unavailable (the model endpoint is unreachable or busy), 502 engine_failure (the
         model failed or its answer did not pass validation).
         """
-        problems = wallet_problems(
-            self.registry, [(wallet.address, wallet.chain) for wallet in request.wallets]
-        )
-        if problems:
-            raise invalid_request("The request did not pass validation; see issues.", problems)
+        self.check(request)
         chosen = backend or self.default_backend
         if chosen == "deterministic":
             return await run_intent(

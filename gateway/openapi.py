@@ -8,6 +8,10 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from engine.actions import ACTIONS
+from engine.limits import WEBHOOK_URL_MAX_CHARS
+from engine.numbers import MAX_NUMBER_CHARS
+from engine.registry import Registry
 from gateway.errors import ErrorBody
 from gateway.routes import Route
 from gateway.versioning import API_PREFIX, SCHEMA_VERSION
@@ -27,13 +31,33 @@ STATUS_TEXT = {
 }
 
 
-def build_openapi(routes: list[Route]) -> dict[str, Any]:
+# A decimal number written as a string (engine.numbers reads these and nothing else).
+DECIMAL_PATTERN = r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$"
+# A wallet address of either family: EVM (0x + 40 hex) or Solana (base58, 32 to 44 characters). Which one
+# a chain takes, and the EIP-55 checksum, are checked by the service.
+ADDRESS_PATTERN = r"^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$"
+CHAIN_FIELDS = ("chain", "from_chain", "to_chain")
+ADDRESS_FIELDS = ("address", "sender", "recipient", "wallet")
+
+
+def build_openapi(routes: list[Route], registry: Registry) -> dict[str, Any]:
+    """The document of `routes`. Every structural rule is stated (types, lengths, enums of chains and
+    actions, address and decimal patterns, one schema per body form); rules that depend on the registry's
+    pairings or on other fields (an asset on a chain, a protocol for an action, an address of the chain's
+    family) are the service's, answered 400 naming the field."""
     models: set[type[BaseModel]] = {ErrorBody}
     for route in routes:
-        models.update(m for m in (route.body_model, route.response_model) if m is not None)
+        models.update(m for m in (route.body_model, route.response_model, *route.body_forms) if m is not None)
     _, defs = models_json_schema(
         [(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF_TEMPLATE
     )
+    schemas = defs.get("$defs", {})
+    chain_names = sorted({name for chain in registry.chains() for name in (chain.slug, *chain.aliases)})
+    for schema in schemas.values():
+        _tighten(schema, chain_names)
+    for route in routes:
+        if route.body_forms and route.body_model is not None:
+            schemas[route.body_model.__name__] = {"oneOf": [_ref(form) for form in route.body_forms]}
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route.path)  # Quart's <id> is OpenAPI's {id}
@@ -46,11 +70,36 @@ def build_openapi(routes: list[Route]) -> dict[str, Any]:
         "servers": [{"url": API_PREFIX}],
         "paths": {p: ops for p, ops in sorted(paths.items())},
         "components": {
-            "schemas": defs.get("$defs", {}),
+            "schemas": schemas,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
         "security": [{"bearer": []}],
     }
+
+
+def _tighten(schema: dict[str, Any], chain_names: list[str]) -> None:
+    """State in `schema` the structural rules the validators apply."""
+    if schema.get("type") == "object" and "properties" in schema:
+        schema.setdefault("additionalProperties", False)
+    for field, prop in schema.get("properties", {}).items():
+        items = prop.get("items")
+        if field == "wallets" and isinstance(items, dict) and items.get("type") == "string":
+            items["pattern"] = ADDRESS_PATTERN
+        for branch in prop.get("anyOf", [prop]):
+            if branch.get("type") != "string" or "enum" in branch or "const" in branch:
+                continue
+            if field in CHAIN_FIELDS:
+                branch["enum"] = chain_names
+            elif field in ADDRESS_FIELDS:
+                branch["pattern"] = ADDRESS_PATTERN
+            elif field == "action":
+                branch["enum"] = sorted(ACTIONS)
+            elif field == "url":
+                branch["pattern"] = r"^https://[^/?#@\s]+"
+                branch["maxLength"] = WEBHOOK_URL_MAX_CHARS
+            elif any(other.get("type") == "number" for other in prop.get("anyOf", [])):
+                branch["pattern"] = DECIMAL_PATTERN
+                branch["maxLength"] = MAX_NUMBER_CHARS
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
@@ -62,8 +111,12 @@ def _operation(route: Route) -> dict[str, Any]:
     if route.response_model is not None:
         success["content"] = {"application/json": {"schema": _ref(route.response_model)}}
     if route.event_stream is not None:
-        stream = {"schema": {"type": "string", "description": route.event_stream}}
-        success.setdefault("content", {})["text/event-stream"] = stream
+        event = {
+            "type": "object",
+            "description": route.event_stream,
+            "properties": {"event": {"type": "string"}, "data": {"type": "string"}, "id": {"type": "string"}},
+        }
+        success.setdefault("content", {})["text/event-stream"] = {"schema": event}
     responses: dict[str, Any] = {str(route.success_status): success}
     statuses = set(route.error_statuses)
     if route.body_model is not None or route.query_model is not None:

@@ -7,6 +7,16 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from engine.agents import (
+    HealthAgentCreate,
+    PlainAgentCreate,
+    PortfolioAgentCreate,
+    PriceAgentCreate,
+    RequestPatch,
+    ScheduleAgentCreate,
+    StatusPatch,
+    YieldAgentCreate,
+)
 from engine.intents import IntentResponse  # intent (issue 4)
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
 from engine.simulate import SimulateRequest, SimulateResponse  # simulate (issue 5)
@@ -43,6 +53,8 @@ class Route:
     response_model: type[BaseModel] | None = None
     success_status: int = 200
     error_statuses: tuple[int, ...] = field(default=(401, 429, 503))
+    # Bodies read in one of several forms (the handler tells them apart): documented as oneOf these.
+    body_forms: tuple[type[BaseModel], ...] = ()
     # The route's answer as server-sent events (documented as text/event-stream): what the events are.
     event_stream: str | None = None
 
@@ -128,6 +140,14 @@ def routes() -> list[Route]:
             "Create an agent: typed, or compiled from plain English (may answer a clarification).",
             scope="agents",
             body_model=agent_models.AgentCreateBody,
+            body_forms=(
+                PlainAgentCreate,
+                PriceAgentCreate,
+                YieldAgentCreate,
+                HealthAgentCreate,
+                PortfolioAgentCreate,
+                ScheduleAgentCreate,
+            ),
             response_model=agent_models.AgentEnvelope,
             success_status=201,
             error_statuses=(401, 422, 429, 503),
@@ -157,6 +177,7 @@ def routes() -> list[Route]:
             "Pause or resume an agent, or recompile a condition agent from a new request.",
             scope="agents",
             body_model=agent_models.AgentPatchBody,
+            body_forms=(StatusPatch, RequestPatch),
             response_model=agent_models.AgentEnvelope,
             error_statuses=(401, 404, 422, 429, 503),
         ),

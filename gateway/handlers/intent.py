@@ -96,6 +96,7 @@ async def _discard(event: str, data: dict[str, Any]) -> None:
 async def post_intent(call: Call) -> IntentResponse | Response:
     body: IntentBody = call.body
     service = _service(call)
+    service.check(body.engine_request())
     planner = body.options.planner
     if not wants_stream(body):
         return await service.run(body.engine_request(), _discard, backend=planner)

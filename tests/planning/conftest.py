@@ -3,7 +3,7 @@ Across suggested-fees API, and the real app configured against them."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from decimal import Decimal
@@ -60,17 +60,30 @@ class World:
         )
 
 
-async def across_quotes(request: Request) -> Reply:
-    amount = int(request.query["amount"])
+def across_quotes(hub_url: str, http: httpx.AsyncClient) -> Callable[[Request], Awaitable[Reply]]:
+    """A suggested-fees handler whose quote timestamp is the hub chain's latest block, as Across's is
+    (its quotes are read at a mainnet block); the fill deadline two hours later."""
+    hub = JsonRpcClient(hub_url, http=http)
+
+    async def answer(request: Request) -> Reply:
+        block = await hub.call("eth_getBlockByNumber", ["latest", False])
+        return quote_reply(
+            int(request.query["amount"]), int(block["timestamp"], 16), int(block["number"], 16)
+        )
+
+    return answer
+
+
+def quote_reply(amount: int, timestamp: int, block: int) -> Reply:
     fee = amount * ACROSS_FEE_PPM // 1_000_000
     body = {
         "totalRelayFee": {"pct": str(ACROSS_FEE_PPM * 10**12), "total": str(fee)},
         "relayerCapitalFee": {"pct": "0", "total": "0"},
         "relayerGasFee": {"pct": str(ACROSS_FEE_PPM * 10**12), "total": str(fee)},
         "lpFee": {"pct": "0", "total": "0"},
-        "timestamp": "1800000000",
+        "timestamp": str(timestamp),
         "isAmountTooLow": False,
-        "quoteBlock": "100",
+        "quoteBlock": str(block),
         "exclusiveRelayer": "0x0000000000000000000000000000000000000000",
         "exclusivityDeadline": 0,
         "spokePoolAddress": "0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5",
@@ -81,7 +94,7 @@ async def across_quotes(request: Request) -> Reply:
             "maxDepositShortDelay": str(10**30),
             "recommendedDepositInstant": str(10**30),
         },
-        "fillDeadline": "1800007200",
+        "fillDeadline": str(timestamp + 7200),
         "outputAmount": str(amount - fee),
         "estimatedFillTimeSec": 4,
     }
@@ -100,7 +113,7 @@ async def world(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[
                 AnvilRpc(JsonRpcClient(net.url, http=http)), net.admin, net.world.tokens
             ).ensure_funded(wallet)
         try:
-            async with local_api(across_quotes) as across:
+            async with local_api(across_quotes(chains["ethereum"].url, http)) as across:
                 configured = settings.model_copy(
                     update={
                         "rpc_urls": {s: n.url for s, n in chains.items()},

@@ -3,7 +3,6 @@ ABI to exactly the intended arguments and executes on the stand-ins with the int
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 
 from eth_abi import encode
@@ -89,7 +88,7 @@ async def test_bridge_then_chained_deposit_plus_swap_decode_and_execute(world: W
     # 1. approve exactly 100 USDC to the Ethereum SpokePool
     assert steps[0]["to"] == USDC_ETH
     assert decode("erc20", "approve", steps[0]["data"]) == (SPOKE_ETH.lower(), units("100", 6))
-    # 2. depositV3 with the quoted output, Base's chain id and host-time deadlines
+    # 2. depositV3 with the quoted output, Base's chain id and the quote's deadlines
     bridge = steps[1]
     assert bridge["to"] == SPOKE_ETH and bridge["wait_for_bridge"] is True and bridge["amount"] == 100
     args = decode("across_spoke_pool", "depositV3", bridge["data"])
@@ -104,7 +103,10 @@ async def test_bridge_then_chained_deposit_plus_swap_decode_and_execute(world: W
         8453,
         "0x0000000000000000000000000000000000000000",
     )
-    assert abs(args[8] - time.time()) < 120 and args[9] == args[8] + 7200 and args[11] == b""
+    # quoteTimestamp and fillDeadline are the suggested-fees answer's (the hub chain's latest block and two
+    # hours on), never the host clock's: a SpokePool refuses a quoteTimestamp ahead of its block time.
+    hub = await world.anvil("ethereum").rpc.call("eth_getBlockByNumber", ["latest", False])
+    assert args[8] == int(hub["timestamp"], 16) and args[9] == args[8] + 7200 and args[11] == b""
     # 3-4. the Base side is chained to the bridge's output
     for step in steps[2:4]:
         assert step["amount"] == 0

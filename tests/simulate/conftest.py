@@ -61,7 +61,10 @@ async def sim(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[Si
         code = json.loads(PROBE_ARTIFACT.read_text())["deployedBytecode"]
         await JsonRpcClient(chains["base"].url, http=http).call("anvil_setCode", [PROBE, code])
         try:
-            async with local_api(across_quotes) as across, local_api(prices) as price_api:
+            async with (
+                local_api(across_quotes(chains["ethereum"].url, http)) as across,
+                local_api(prices) as price_api,
+            ):
                 configured = settings.model_copy(
                     update={
                         "rpc_urls": {s: n.url for s, n in chains.items()},
