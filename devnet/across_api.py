@@ -29,7 +29,6 @@ import trio
 from eth_utils import is_address, to_checksum_address
 from hypercorn.config import Config
 
-from engine.planner.bridges import ACROSS_FILL_WINDOW_S
 from engine.registry import Registry, RegistryError, Token
 from gateway import jsonio
 
@@ -41,8 +40,9 @@ BPS_SCALE = 10_000
 # Largest deposit the devnet quotes, in whole input-token units (devnet choice: the stand-ins' liquidity,
 # devnet.world.LIQUIDITY_USD, is a million dollars).
 DEVNET_MAX_DEPOSIT_UNITS = 1_000_000
-# Seconds a relayer has to fill: the window the planner encodes (engine.planner.bridges).
-DEVNET_FILL_WINDOW_S = ACROSS_FILL_WINDOW_S
+# Seconds a relayer has to fill, from the quote's timestamp: the devnet's suggested fillDeadline (the
+# planner encodes the answer's fillDeadline as it is). Two hours stays inside the SpokePool's buffer.
+DEVNET_FILL_WINDOW_S = 2 * 60 * 60
 # Mainnet fills take about 2 seconds (docs.across.to/reference/api-reference, "Testnet Across API").
 DEVNET_FILL_TIME_S = 2
 ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"

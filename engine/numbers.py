@@ -13,7 +13,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Final
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from engine.limits import MAX_TOKEN_AMOUNT
 
@@ -98,9 +98,17 @@ def _within_token_supply(value: Decimal) -> Decimal:
     return value
 
 
+# MAX_TOKEN_AMOUNT as the JSON Schema writes it.
+MAX_TOKEN_AMOUNT_JSON: Final = int(MAX_TOKEN_AMOUNT)
+
 # An amount in decimal token units as it enters the service: exact, bounded, never negative, and at most
 # MAX_TOKEN_AMOUNT (engine.limits).
-TokenAmount = Annotated[Decimal, BeforeValidator(to_bounded_decimal), AfterValidator(_within_token_supply)]
+TokenAmount = Annotated[
+    Decimal,
+    BeforeValidator(to_bounded_decimal),
+    AfterValidator(_within_token_supply),
+    Field(json_schema_extra={"minimum": 0, "maximum": MAX_TOKEN_AMOUNT_JSON}),
+]
 
 
 def json_float(token: str) -> Decimal:

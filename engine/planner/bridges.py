@@ -18,10 +18,6 @@ from engine.planner.models import PinnedRoute
 from engine.planner.solana import plan_cctp_from_solana
 from engine.registry import RegistryError, Token
 
-# Our fill deadline for Across deposits: host time plus this many seconds (issue: quoteTimestamp and
-# fillDeadline from host time). Two hours stays well inside SpokePool's fillDeadlineBuffer.
-ACROSS_FILL_WINDOW_S = 2 * 60 * 60
-
 
 def default_protocol(from_chain: str, to_chain: str, token: Token) -> str:
     if "solana" in (from_chain, to_chain) and token.symbol == "USDC":
@@ -82,7 +78,6 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
     output = quote.output_amount if isinstance(quote, BridgeQuote) else 0
     if not native_in:
         ctx.pull(from_chain, owner, token, spoke, amount, "across")
-    now = ctx.draft.facts.now
     call = across_deposit_v3(
         spoke,
         depositor=owner,
@@ -92,8 +87,8 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
         input_amount=amount.raw,
         output_amount=output,
         destination_chain_id=ctx.registry.chain(to_chain).chain_id or 0,
-        quote_timestamp=now,
-        fill_deadline=now + ACROSS_FILL_WINDOW_S,
+        quote_timestamp=quote.quote_timestamp if isinstance(quote, BridgeQuote) else 0,
+        fill_deadline=quote.fill_deadline if isinstance(quote, BridgeQuote) else 0,
         exclusive_relayer=quote.exclusive_relayer if isinstance(quote, BridgeQuote) else ZERO_ADDRESS,
         exclusivity_deadline=quote.exclusivity_deadline if isinstance(quote, BridgeQuote) else 0,
         native_in=native_in,
@@ -119,7 +114,9 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
             wait_for_bridge=True,
             chained=amount.chained,
             gas_kind="across_deposit",
-            route=PinnedRoute(kind="across", output_asset=received.symbol, to_chain=to_chain, quoted_at=now),
+            route=PinnedRoute(
+                kind="across", output_asset=received.symbol, to_chain=to_chain, quoted_at=ctx.draft.facts.now
+            ),
             fee_token=token,
             fee_raw=max(amount.raw - output, 0) if quote else 0,
         )

@@ -69,10 +69,16 @@ class SwapQuote:
 
 @dataclass(frozen=True)
 class BridgeQuote:
+    """A bridge fee quote. quote_timestamp and fill_deadline are the quote's own (Across: the suggested-
+    fees answer's `timestamp` and `fillDeadline`), never the host clock's: the SpokePool refuses a
+    quoteTimestamp ahead of its block time."""
+
     output_amount: int
     total_fee: int
     exclusive_relayer: str
     exclusivity_deadline: int
+    quote_timestamp: int
+    fill_deadline: int
 
 
 @dataclass

@@ -36,7 +36,6 @@ from engine.encoders.cctp_solana import (
     decode_cctp_solana_deposit_for_burn,
 )
 from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
-from engine.planner.bridges import ACROSS_FILL_WINDOW_S
 from engine.planner.errors import RouteExpired
 from engine.planner.facts import BlockhashKey, BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
 from engine.planner.models import ReencodeRequest, ReencodeResponse, Step
@@ -271,8 +270,8 @@ def _across(registry: Registry, step: Step, raw: int, args: tuple, facts: Facts)
         input_amount=raw,
         output_amount=quote.output_amount,
         destination_chain_id=args[6],
-        quote_timestamp=facts.now,
-        fill_deadline=facts.now + ACROSS_FILL_WINDOW_S,
+        quote_timestamp=quote.quote_timestamp,
+        fill_deadline=quote.fill_deadline,
         exclusive_relayer=quote.exclusive_relayer,
         exclusivity_deadline=quote.exclusivity_deadline,
         native_in=native_in,

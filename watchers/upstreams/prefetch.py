@@ -231,4 +231,6 @@ class AcrossBridgeQuoter:
             total_fee=quote.total_relay_fee.total,
             exclusive_relayer=quote.exclusive_relayer,
             exclusivity_deadline=quote.exclusivity_deadline,
+            quote_timestamp=quote.timestamp,
+            fill_deadline=quote.fill_deadline,
         )
