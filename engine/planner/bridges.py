@@ -71,7 +71,7 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
     key = BridgeQuoteKey(
         "across", from_chain, to_chain, input_token.address.lower(), out_token.address.lower(), amount.raw
     )
-    quote = ctx.draft.facts.get(key)
+    quote = ctx.draft.facts.get(key) if ctx.sized(amount.raw) else None
     failure = ctx.draft.facts.failure(key)
     if failure:
         raise ctx.fail("amount", f"Across cannot bridge this: {failure}")

@@ -118,6 +118,19 @@ class IntentContext:
             raise self.fail("amount", str(exc)) from None
         return Amount(raw)
 
+    def sized(self, raw: int) -> bool:
+        """Whether an amount of `raw` units is known yet. A `max` whose balance, or a `chained` whose
+        earlier output, is still being fetched is 0 for this round: nothing is quoted for it until the next.
+        Raises PlanError on `amount` when it is 0 with nothing left to fetch (a plan never quotes, moves or
+        bridges nothing)."""
+        if raw > 0:
+            return True
+        if self.draft.facts.missing:
+            return False
+        raise self.fail(
+            "amount", "comes to 0 here (the balance or the earlier step's output it is sized from)"
+        )
+
     def spendable(self, chain: str, owner: str, token: Token) -> int:
         balance = self.draft.balance(chain, owner, token)
         if balance is None:

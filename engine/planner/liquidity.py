@@ -93,7 +93,7 @@ def plan_lp_add(ctx: IntentContext) -> None:
     # The other side at the pool's current price: the QuoterV2 output for this amount, grossed up by the
     # tier's fee (the quote is net of it), so both sides go in at the price the pool trades at now.
     key = SwapQuoteKey(chain, pooled.address.lower(), other.address.lower(), amount.raw, fee)
-    quote = ctx.draft.facts.get(key)
+    quote = ctx.draft.facts.get(key) if ctx.sized(amount.raw) else None
     failure = ctx.draft.facts.failure(key)
     if failure:
         raise ctx.fail("pool_id", f"no Uniswap v3 {ctx.intent.pool_id} pool quotes on {chain}: {failure}")

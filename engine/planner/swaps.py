@@ -123,6 +123,8 @@ def quote_for(
 ) -> SwapQuote | None:
     """The best QuoterV2 quote over the fee tiers; None while it is being fetched."""
     assert token_in.address is not None and token_out.address is not None
+    if not ctx.sized(amount_in):
+        return None
     key = SwapQuoteKey(chain, token_in.address.lower(), token_out.address.lower(), amount_in)
     quote = ctx.draft.facts.get(key)
     failure = ctx.draft.facts.failure(key)
