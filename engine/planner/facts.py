@@ -169,6 +169,20 @@ class UniswapPositionKey:
     token_id: int
 
 
+@dataclass(frozen=True)
+class OwnerPositionsKey:
+    """Every Uniswap v3 position NFT `owner` holds on the manager (up to MAX_OWNED_POSITIONS, lowest index
+    first): a tuple of (token id, OwnedPosition)."""
+
+    chain: str
+    manager: str
+    owner: str
+
+
+# Positions read per owner: far above what one wallet keeps, and a bound on one plan's reads.
+MAX_OWNED_POSITIONS = 100
+
+
 FactKey = (
     BalanceKey
     | AllowanceKey
@@ -181,4 +195,5 @@ FactKey = (
     | LidoHintsKey
     | AaveRewardsKey
     | UniswapPositionKey
+    | OwnerPositionsKey
 )

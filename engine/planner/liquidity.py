@@ -1,8 +1,11 @@
 """lp-add, lp-remove and lp-collect: full-range Uniswap v3 positions through the NonfungiblePositionManager.
 
-Pools are named `<TOKEN>-<TOKEN>-<fee tier>` (e.g. USDC-WETH-500); positions by their NFT token id
-(`position:1234` or `1234`). A pool side named by the native asset (ETH) is its wrapped token (pools hold
-WETH), wrapped from the wallet's native balance first."""
+Pools are named `<TOKEN>-<TOKEN>` or `<TOKEN>-<TOKEN>-<fee tier>` (e.g. USDC-WETH-500; the tier in
+hundredths of a bip, or as a percent: USDC-WETH-0.05%). Without a tier, lp-add uses the tier whose pool
+quotes the amount best (the deepest at that size) and says which. Positions are named by their NFT token id
+(`position:1234` or `1234`), or by their pool: the owner's one position in that pair (and tier). A pool
+side named by the native asset (ETH) is its wrapped token (pools hold WETH), wrapped from the wallet's
+native balance first."""
 
 from __future__ import annotations
 
@@ -17,7 +20,13 @@ from engine.encoders import (
 )
 from engine.planner.context import Amount, IntentContext
 from engine.planner.draft import StepDraft, owner_key
-from engine.planner.facts import OwnedPosition, SwapQuote, SwapQuoteKey, UniswapPositionKey
+from engine.planner.facts import (
+    OwnedPosition,
+    OwnerPositionsKey,
+    SwapQuote,
+    SwapQuoteKey,
+    UniswapPositionKey,
+)
 from engine.planner.labels import plain
 from engine.planner.tokens import wrap_native
 from engine.registry import RegistryError, Token
@@ -43,19 +52,33 @@ def _manager(ctx: IntentContext, chain: str, action: str) -> str:
         raise ctx.fail("chain", str(exc)) from None
 
 
-def parse_pool_id(ctx: IntentContext, chain: str) -> tuple[tuple[Token, bool], tuple[Token, bool], int]:
-    """The pool's two tokens (each with whether the pool_id named it by the native asset) and fee tier."""
+def _fee_tier(ctx: IntentContext, text: str) -> int:
+    """A fee tier written in hundredths of a bip (500) or as a percent (0.05%, 0.05)."""
+    written = text.strip().removesuffix("%")
+    try:
+        number = Decimal(written)
+    except ArithmeticError:
+        raise ctx.fail("pool_id", f"{text!r} is not a fee tier (e.g. 500 or 0.05%)") from None
+    fee = int(number * 10_000) if text.strip().endswith("%") or number < 100 else int(number)
+    if fee not in TICK_SPACING_BY_FEE or (number < 100 and Decimal(fee) != number * 10_000):
+        tiers = ", ".join(f"{t} ({Decimal(t) / 10_000}%)" for t in sorted(TICK_SPACING_BY_FEE))
+        raise ctx.fail("pool_id", f"fee tier {text} is not one of the full-range tiers {tiers}")
+    return fee
+
+
+def parse_pool_id(
+    ctx: IntentContext, chain: str
+) -> tuple[tuple[Token, bool], tuple[Token, bool], int | None]:
+    """The pool's two tokens (each with whether the pool_id named it by the native asset) and fee tier
+    (None when the pool_id names none)."""
     pool_id = ctx.require("pool_id")
-    parts = pool_id.split("-")
-    if len(parts) != 3 or not parts[2].isdigit():
-        raise ctx.fail("pool_id", f"must name a pool as <TOKEN>-<TOKEN>-<fee tier>, e.g. {POOL_ID_EXAMPLE}")
-    fee = int(parts[2])
-    if fee not in TICK_SPACING_BY_FEE:
-        tiers = ", ".join(str(t) for t in sorted(TICK_SPACING_BY_FEE))
-        raise ctx.fail("pool_id", f"fee tier {fee} is not one of the full-range tiers {tiers}")
+    parts = pool_id.replace("/", "-").split("-")
+    if len(parts) not in (2, 3) or not all(part.strip() for part in parts):
+        raise ctx.fail("pool_id", f"must name a pool as <TOKEN>-<TOKEN>[-<fee tier>], e.g. {POOL_ID_EXAMPLE}")
+    fee = _fee_tier(ctx, parts[2]) if len(parts) == 3 else None
     sides = []
     for symbol in parts[:2]:
-        token = ctx.token(chain, "pool_id", symbol)
+        token = ctx.token(chain, "pool_id", symbol.strip())
         sides.append((ctx.registry.wrapped_native(chain), True) if token.is_native else (token, False))
     if sides[0][0].symbol == sides[1][0].symbol:
         raise ctx.fail("pool_id", "a pool needs two different tokens")
@@ -92,12 +115,12 @@ def plan_lp_add(ctx: IntentContext) -> None:
     assert pooled.address is not None and other.address is not None
     # The other side at the pool's current price: the QuoterV2 output for this amount, grossed up by the
     # tier's fee (the quote is net of it), so both sides go in at the price the pool trades at now.
-    key = SwapQuoteKey(chain, pooled.address.lower(), other.address.lower(), amount.raw, fee)
-    quote = ctx.draft.facts.get(key) if ctx.sized(amount.raw) else None
-    failure = ctx.draft.facts.failure(key)
-    if failure:
-        raise ctx.fail("pool_id", f"no Uniswap v3 {ctx.intent.pool_id} pool quotes on {chain}: {failure}")
-    other_raw = quote.amount_out * FEE_UNIT // (FEE_UNIT - fee) if isinstance(quote, SwapQuote) else 0
+    quote = _pool_quote(ctx, chain, pooled, other, amount, fee)
+    if quote is None:
+        return  # being quoted (or sized); planned again once it is known
+    why_tier = "" if fee is not None else " (no tier was named: the one that quotes this amount best)"
+    fee = quote.fee_tier
+    other_raw = quote.amount_out * FEE_UNIT // (FEE_UNIT - fee)
     other_amount = Amount(other_raw)
     other_source = ctx.registry.native(chain) if other_native else other
     ctx.check_funds(chain, owner, other_source, other_amount)
@@ -135,7 +158,7 @@ def plan_lp_add(ctx: IntentContext) -> None:
             amount=ctx.decimal(pooled, amount),
             description=(
                 f"Add full-range liquidity to Uniswap v3 {first.symbol}-{second.symbol} "
-                f"{Decimal(fee) / 10_000}% on {chain}: {ctx.decimal(pooled, amount)} {pooled.symbol} and "
+                f"{Decimal(fee) / 10_000}%{why_tier} on {chain}: {ctx.decimal(pooled, amount)} {pooled.symbol} and "
                 f"about {shown_other} {other.symbol}, at most {Decimal(LP_SLIPPAGE_BPS) / 100}% less of either"
             ),
             wallet=owner,
@@ -147,10 +170,80 @@ def plan_lp_add(ctx: IntentContext) -> None:
     )
 
 
+def _is_position_id(pool_id: str) -> bool:
+    raw = pool_id.strip()
+    return (raw[len(POSITION_PREFIX) :] if raw.lower().startswith(POSITION_PREFIX) else raw).isdigit()
+
+
+def _position_in_pool(
+    ctx: IntentContext, chain: str, manager: str, owner: str
+) -> tuple[int, OwnedPosition | None]:
+    """The owner's one position in the pool `pool_id` names (its pair, and its tier when named). PlanError
+    when the owner holds none there, or several (the error lists their ids to choose from)."""
+    (first, _), (second, _), fee = parse_pool_id(ctx, chain)
+    held = ctx.draft.facts.get(OwnerPositionsKey(chain, manager.lower(), owner_key(owner)))
+    if held is None:
+        return 0, None
+    pair = {first.address.lower() if first.address else "", second.address.lower() if second.address else ""}
+    matches = [
+        (token_id, found)
+        for token_id, found in held
+        if {found.position.token0.lower(), found.position.token1.lower()} == pair
+        and (fee is None or found.position.fee == fee)
+    ]
+    if ctx.intent.action == "lp-remove":
+        matches = [
+            (token_id, found) for token_id, found in matches if found.position.liquidity > 0
+        ] or matches
+    name = ctx.intent.pool_id
+    if not matches:
+        raise ctx.fail("pool_id", f"{owner} holds no Uniswap v3 position in the {name} pool on {chain}")
+    if len(matches) > 1:
+        ids = ", ".join(f"{POSITION_PREFIX}{token_id}" for token_id, _ in matches)
+        raise ctx.fail(
+            "pool_id", f"{owner} holds several positions in the {name} pool on {chain}: name one ({ids})"
+        )
+    return matches[0]
+
+
+def _pool_quote(
+    ctx: IntentContext, chain: str, pooled: Token, other: Token, amount: Amount, fee: int | None
+) -> SwapQuote | None:
+    """QuoterV2's quote of `amount` of the pooled token into the other in the named tier, or, with no tier
+    named, the best among the tiers a full-range position can use (TICK_SPACING_BY_FEE); None while any is
+    being fetched. Raises PlanError on pool_id when no such pool quotes."""
+    assert pooled.address is not None and other.address is not None
+    if not ctx.sized(amount.raw):
+        return None
+    tiers = (fee,) if fee is not None else tuple(sorted(TICK_SPACING_BY_FEE))
+    quotes: list[SwapQuote] = []
+    failures: list[str] = []
+    pending = False
+    for tier in tiers:
+        key = SwapQuoteKey(chain, pooled.address.lower(), other.address.lower(), amount.raw, tier)
+        found = ctx.draft.facts.get(key)
+        failure = ctx.draft.facts.failure(key)
+        if failure:
+            failures.append(failure)
+        elif isinstance(found, SwapQuote):
+            quotes.append(found)
+        else:
+            pending = True
+    if pending:
+        return None
+    if not quotes:
+        raise ctx.fail(
+            "pool_id", f"no Uniswap v3 {ctx.intent.pool_id} pool quotes on {chain}: {'; '.join(failures)}"
+        )
+    return max(quotes, key=lambda quote: quote.amount_out)
+
+
 def _owned_position(
     ctx: IntentContext, chain: str, manager: str, owner: str
 ) -> tuple[int, OwnedPosition | None]:
     """The position of `pool_id` once fetched; PlanError when it does not exist or `owner` does not own it."""
+    if not _is_position_id(ctx.require("pool_id")):
+        return _position_in_pool(ctx, chain, manager, owner)
     token_id = parse_position_id(ctx)
     key = UniswapPositionKey(chain, manager.lower(), token_id)
     found = ctx.draft.facts.get(key)

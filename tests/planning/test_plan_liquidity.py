@@ -254,7 +254,8 @@ async def test_positions_of_another_wallet_or_unknown_ids_are_400_on_pool_id(wor
 async def test_malformed_liquidity_intents_are_400_naming_the_field(world: World) -> None:
     add = {"action": "lp-add", "asset": "USDC", "chain": "ethereum", "amount": 10, "protocol": "uniswap"}
     cases = [
-        ({**add, "pool_id": "USDC/WETH"}, "pool_id"),
+        ({**add, "pool_id": "USDC-WETH-500-3"}, "pool_id"),
+        ({**add, "pool_id": "USDC-WETH-0.07%"}, "pool_id"),
         ({**add, "pool_id": "USDC-WETH-42"}, "pool_id"),
         ({**add, "pool_id": "USDC-USDC-500"}, "pool_id"),
         ({**add, "pool_id": "USDC-NOPE-500"}, "pool_id"),
@@ -300,3 +301,37 @@ async def test_percentages_above_100_are_refused_on_an_existing_position(world: 
     )
     assert status == 400 and body["issues"][0]["field"] == "intents[0].amount"
     assert "at most 100" in body["issues"][0]["message"]
+
+
+async def test_pools_named_by_their_pair_choose_the_tier_and_find_the_position(world: World) -> None:
+    add = {"action": "lp-add", "asset": "USDC", "chain": "ethereum", "amount": 1000, "protocol": "uniswap"}
+    status, body = await plan_as(world, world.wallet, [{**add, "pool_id": "USDC-WETH"}])
+    assert status == 200, body
+    mint = body["steps"][-1]
+    (params,) = decode("uniswap_position_manager", "mint", mint["data"])
+    # No tier named: the full-range tier that quotes the amount best (all devnet tiers price alike, so the
+    # cheapest fee), and the step says how it was chosen.
+    assert params[2] == 500 and "no tier was named" in mint["description"]
+    for step in body["steps"]:
+        await world.execute(step)
+    first = await latest_position(world)
+
+    # One position in the pair: lp-remove by pool finds it.
+    remove = {"action": "lp-remove", "chain": "ethereum", "amount": "max", "protocol": "uniswap"}
+    status, body = await plan_as(world, world.wallet, [{**remove, "pool_id": "WETH-USDC-0.05%"}])
+    assert status == 200, body
+    (params,) = decode("uniswap_position_manager", "decreaseLiquidity", body["steps"][0]["data"])
+    assert params[0] == first
+
+    # Two positions in the pair: the answer names both to choose from.
+    second = await mint_position(world, usdc=500)
+    collect = {"action": "lp-collect", "chain": "ethereum", "protocol": "uniswap", "pool_id": "USDC-WETH-500"}
+    status, body = await plan_as(world, world.wallet, [collect])
+    assert status == 400 and body["issues"][0]["field"] == "intents[0].pool_id", body
+    assert f"position:{first}" in body["issues"][0]["message"]
+    assert f"position:{second}" in body["issues"][0]["message"]
+
+
+async def latest_position(world: World) -> int:
+    evm = EvmClient(JsonRpcClient(world.chains["ethereum"].url, http=world.http))
+    return int.from_bytes(await evm.eth_call(NPM, calldata("totalSupply()")), "big")

@@ -26,10 +26,12 @@ from engine.planner import (
     SwapQuoteKey,
 )
 from engine.planner.facts import (
+    MAX_OWNED_POSITIONS,
     AaveRewards,
     AaveRewardsKey,
     LidoHintsKey,
     LidoRequestsKey,
+    OwnerPositionsKey,
     UniswapPositionKey,
 )
 from engine.registry import Registry
@@ -42,6 +44,7 @@ from watchers.upstreams.protocol_reads import (
     aave_user_rewards,
     lido_checkpoint_hints,
     lido_withdrawal_requests,
+    uniswap_owner_positions,
     uniswap_position,
 )
 from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
@@ -135,6 +138,8 @@ class Prefetcher:
             jobs.append(lambda k=key: self._aave_rewards(facts, k))
         for key in groups[UniswapPositionKey]:
             jobs.append(lambda k=key: self._uniswap_position(facts, k))
+        for key in groups[OwnerPositionsKey]:
+            jobs.append(lambda k=key: self._owner_positions(facts, k))
         await run_all(*jobs)
 
     async def _chain_round(self, chain_round: ChainRound, chain: str, gas: list[GasPriceKey]) -> None:
@@ -190,6 +195,15 @@ class Prefetcher:
             facts.failed[key] = f"no Uniswap v3 position has token id {key.token_id} on {key.chain}"
         else:
             facts.values[key] = found
+
+    async def _owner_positions(self, facts: Facts, key: OwnerPositionsKey) -> None:
+        facts.values[key] = await uniswap_owner_positions(
+            self.chains.evm(key.chain),
+            key.manager,
+            key.owner,
+            multicall=self.registry.multicall3(key.chain),
+            limit=MAX_OWNED_POSITIONS,
+        )
 
     async def _prices(self, facts: Facts, keys: list[FactKey]) -> None:
         price_keys = [k for k in keys if isinstance(k, PriceKey)]

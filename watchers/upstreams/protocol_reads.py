@@ -55,6 +55,11 @@ GET_ALL_USER_REWARDS = function_signature_to_4byte_selector("getAllUserRewards(a
 # EIP-721 (eips.ethereum.org/EIPS/eip-721): ownerOf(uint256 _tokenId) view returns (address); the
 # NonfungiblePositionManager is an ERC-721 (Uniswap/v3-periphery NonfungiblePositionManager.sol).
 OWNER_OF = function_signature_to_4byte_selector("ownerOf(uint256)")
+# EIP-721 and its Enumerable extension, which the NonfungiblePositionManager implements (v3-periphery
+# contracts/NonfungiblePositionManager.sol is an ERC721Permit over OpenZeppelin's ERC721Enumerable):
+#   balanceOf(address _owner) view returns (uint256); tokenOfOwnerByIndex(address owner, uint256 index).
+BALANCE_OF = function_signature_to_4byte_selector("balanceOf(address)")
+TOKEN_OF_OWNER_BY_INDEX = function_signature_to_4byte_selector("tokenOfOwnerByIndex(address,uint256)")
 ZERO_ADDRESS = "0x" + "00" * 20
 
 
@@ -116,6 +121,31 @@ async def uniswap_position(evm: EvmClient, manager: str, token_id: int) -> Owned
     if owner == ZERO_ADDRESS:
         return None
     return OwnedPosition(to_checksum_address(owner), decode_positions(raw_position))
+
+
+async def uniswap_owner_positions(
+    evm: EvmClient, manager: str, owner: str, *, multicall: str, limit: int
+) -> tuple[tuple[int, OwnedPosition], ...]:
+    """The position NFTs `owner` holds on `manager`, lowest index first, at most `limit`: three reads
+    (balanceOf, then every tokenOfOwnerByIndex in one aggregate, then every positions(id) in one)."""
+    (count,) = decode(["uint256"], await evm.eth_call(manager, BALANCE_OF + encode(["address"], [owner])))
+    indexes = range(min(int(count), limit))
+    id_calls = [
+        Call3(
+            manager, TOKEN_OF_OWNER_BY_INDEX + encode(["address", "uint256"], [owner, i]), allow_failure=False
+        )
+        for i in indexes
+    ]
+    ids = [decode_uint(result.return_data) for result in await aggregate3(evm, id_calls, multicall=multicall)]
+    position_calls = [
+        Call3(manager, _bytes(npm_positions(manager, token_id).data), allow_failure=False) for token_id in ids
+    ]
+    found = await aggregate3(evm, position_calls, multicall=multicall) if ids else []
+    holder = to_checksum_address(owner)
+    return tuple(
+        (token_id, OwnedPosition(holder, decode_positions(result.return_data)))
+        for token_id, result in zip(ids, found, strict=True)
+    )
 
 
 def _bytes(data: str) -> bytes:

@@ -1,0 +1,73 @@
+"""Every action /meta lists, as a user runs it on the devnet: plain English to /intent, its intents to
+/plan, and the steps executed on the devnet's chains in order (a withdraw after its deposit, an lp-remove
+after its lp-add), each answering a plan rather than a clarification or a refusal."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from devnet.rpc import AnvilRpc
+from gateway.config import Settings
+from storage import accounts
+from tests.support.server import Running, running_service
+from watchers.upstreams.jsonrpc import JsonRpcClient
+
+pytestmark = pytest.mark.anvil
+
+WALLET = "0x7e57a11ac7105e57a11ac7105e57a11ac7105e57"
+# One prompt per action, in an order where each finds what it needs left by the ones before (the faucet
+# funds the wallet when a plan first reads its balances: the deposit, before the approve that reads none).
+PROMPTS = [
+    ("deposit", "deposit 1000 usdc into aave on base"),
+    ("approve", "approve 100 usdc for aave on base"),
+    ("borrow", "borrow 100 usdc from aave on base"),
+    ("repay", "repay 50 usdc on aave on base"),
+    ("withdraw", "withdraw 200 usdc from aave on base"),
+    ("swap", "swap 0.1 eth for usdc on base"),
+    ("transfer", "send 10 usdc to 0x000000000000000000000000000000000000dEaD on base"),
+    ("lp-add", "add liquidity to the eth/usdc pool on uniswap on base with 1000 usdc"),
+    ("lp-collect", "collect fees from my eth/usdc position on base"),
+    ("lp-remove", "remove my eth/usdc liquidity on base"),
+    ("stake", "stake 1 eth with lido on ethereum"),
+    ("unstake", "unstake 0.5 steth from lido on ethereum"),
+    ("claim", "claim my lido withdrawal on ethereum"),
+    ("bridge", "bridge 100 usdc from ethereum to arbitrum"),
+    ("sweep", "move everything from optimism to base"),
+]
+
+
+@pytest.fixture
+async def service(settings: Settings) -> AsyncIterator[Running]:
+    async with running_service(settings.model_copy(update={"devnet": True})) as running:
+        yield running
+
+
+async def test_every_action_goes_from_plain_english_to_executed_steps(service: Running) -> None:
+    db = service.services.db
+    tenant = await db.run(accounts.ensure_tenant, "every-action", "high")
+    key, _ = await db.run(accounts.create_key, tenant, ("plan",))
+    await db.run(accounts.grant_credits, tenant.id, 1000, "every action")
+    async with (
+        service.client(key) as client,
+        httpx.AsyncClient(timeout=30) as http,
+    ):
+        meta = (await client.get("/meta")).json()
+        assert sorted(action for action, _ in PROMPTS) == sorted(meta["actions"])
+        wallets = [{"address": WALLET, "chain": chain} for chain in ("ethereum", "base", "optimism")]
+        for action, prompt in PROMPTS:
+            answer = await client.post("/intent", json={"prompt": prompt, "wallets": wallets})
+            assert answer.status_code == 200, (prompt, answer.text)
+            intents = answer.json()["intents"]
+            assert intents and intents[0]["action"] == action, (prompt, answer.json())
+            planned = await client.post("/plan", json={"intents": intents, "wallets": wallets})
+            assert planned.status_code == 200, (prompt, intents, planned.text)
+            for step in planned.json()["steps"]:
+                if step.get("chained"):
+                    continue  # sized by a bridge that does not land on the devnet
+                anvil = AnvilRpc(JsonRpcClient(service.services.settings.rpc_urls[step["chain"]], http=http))
+                await anvil.rpc.call("anvil_impersonateAccount", [step["wallet"]])
+                data = bytes.fromhex((step.get("data") or "0x")[2:])
+                await anvil.transact(step["wallet"], step["to"], data, int(step.get("value") or 0))
