@@ -1,9 +1,10 @@
 """The devnet faucet wrapped around the service's own outbound clients, so that production code never
 knows it runs on a devnet.
 
-A wallet is funded on first sight: the first time the service reads its balance or an allowance it gave on
-a chain (an `eth_getBalance`, or an ERC-20 `balanceOf` / `allowance` or Multicall3 `getEthBalance` read,
-alone or inside an `aggregate3`), and the first time `/simulate` runs from it as the sender. Only externally owned accounts
+A wallet is funded on first sight: the first time the service reads its balance on a chain (an
+`eth_getBalance`, or an ERC-20 `balanceOf` / Multicall3 `getEthBalance` read, alone or inside an
+`aggregate3`), and the first time `/simulate` runs from it as the sender. An allowance read funds nothing:
+a chain whose steps are sized from a bridge is funded by the bridge, not the faucet. Only externally owned accounts
 are funded (an address with code is a contract: a pool or a token must keep the balances it has), and each
 (chain, wallet) once: balances a demo spends stay spent. A wallet the faucet cannot fund fails the read as
 an unreachable upstream (503 upstream_unavailable): planning on an unfunded wallet would report balances
@@ -27,7 +28,6 @@ from watchers.upstreams.evm import EvmClient
 from watchers.upstreams.jsonrpc import JsonRpcClient, Params, RpcError, RpcSettings, RpcUnavailable
 from watchers.upstreams.multicall import (
     AGGREGATE3_SELECTOR,
-    ALLOWANCE_SELECTOR,
     BALANCE_OF_SELECTOR,
     GET_ETH_BALANCE_SELECTOR,
 )
@@ -37,11 +37,10 @@ FUNDING_ERRORS = (RpcError, RpcUnavailable, TransactionFailed)
 
 
 def owners_read(calls: Iterable[tuple[str, Params]]) -> set[str]:
-    """The lowercase addresses whose native or ERC-20 balance, or whose allowance, `calls` (JSON-RPC
-    method, params) read.
+    """The lowercase addresses whose native or ERC-20 balance `calls` (JSON-RPC method, params) read.
 
-    Reads `eth_getBalance` and `eth_call`s of `balanceOf(address)`, `allowance(owner, spender)`,
-    `getEthBalance(address)` and `aggregate3` batches of those; anything malformed is skipped (the node answers it as it would).
+    Reads `eth_getBalance` and `eth_call`s of `balanceOf(address)`, `getEthBalance(address)` and
+    `aggregate3` batches of those; anything malformed is skipped (the node answers it as it would).
     """
     owners: set[str] = set()
     for method, params in calls:
@@ -57,8 +56,8 @@ def owners_read(calls: Iterable[tuple[str, Params]]) -> set[str]:
 
 def _owners_in_call(data: bytes) -> set[str]:
     selector, body = data[:4], data[4:]
-    if selector in (BALANCE_OF_SELECTOR, GET_ETH_BALANCE_SELECTOR, ALLOWANCE_SELECTOR) and len(body) >= 32:
-        return _address("0x" + body[12:32].hex())  # the owner: the first argument
+    if selector in (BALANCE_OF_SELECTOR, GET_ETH_BALANCE_SELECTOR) and len(body) >= 32:
+        return _address("0x" + body[12:32].hex())
     if selector == AGGREGATE3_SELECTOR:
         try:
             (inner,) = decode(["(address,bool,bytes)[]"], body)

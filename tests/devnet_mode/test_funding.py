@@ -39,12 +39,12 @@ def test_native_and_token_balance_reads_name_their_owner() -> None:
     assert owners_read(calls) == {WALLET.lower(), OTHER.lower()}
 
 
-def test_owners_inside_a_multicall_batch_are_found_and_an_allowance_names_its_owner() -> None:
-    allowance = bytes.fromhex("dd62ed3e") + encode(["address", "address"], [OTHER, SPENDER])
+def test_owners_inside_a_multicall_batch_are_found_and_allowances_are_not_balances() -> None:
+    allowance = bytes.fromhex("dd62ed3e") + encode(["address", "address"], [SPENDER, OTHER])
     batch = encode_aggregate3(
         [Call3(TOKEN, BALANCE_OF_SELECTOR + encode(["address"], [WALLET])), Call3(TOKEN, allowance)]
     )
-    assert owners_read([eth_call(MULTICALL3_ADDRESS, batch)]) == {WALLET.lower(), OTHER.lower()}
+    assert owners_read([eth_call(MULTICALL3_ADDRESS, batch)]) == {WALLET.lower()}
 
 
 def test_other_methods_and_malformed_reads_fund_nobody() -> None:
