@@ -101,9 +101,11 @@ class AnvilRpc:
             raise TransactionFailed(_reason(error, to), revert_data(error)) from error
         receipt = await self._receipt(tx_hash)
         if int(receipt["status"], 16) != 1:
-            # Replay as a call on the parent state to learn why it reverted.
+            # Replay as a call in the block it was mined in to learn why it reverted: that block's time is
+            # the one a deadline is checked against (the parent's is earlier), and anvil mines one
+            # transaction per block on arrival, so the state differs from the parent only by its gas.
             try:
-                await self.rpc.call("eth_call", [tx, hex(int(receipt["blockNumber"], 16) - 1)])
+                await self.rpc.call("eth_call", [tx, receipt["blockNumber"]])
             except RpcError as error:
                 raise TransactionFailed(_reason(error, to), revert_data(error)) from error
             raise TransactionFailed(f"transaction to {to} reverted")

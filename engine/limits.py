@@ -44,3 +44,8 @@ WEBHOOK_URL_MAX_CHARS: Final = 2048
 MAX_TOKEN_AMOUNT: Final = Decimal(10) ** 30
 # Typed health agents: the threshold is a health factor and must be below 100.
 HEALTH_THRESHOLD_MAX: Final = 100
+
+# How long a signed swap stays valid: SwapRouter02's multicall deadline is the plan's (or the re-encode's)
+# time plus this. Long enough to read, approve and sign a multi-step plan; short enough that a signature
+# found later cannot be replayed at a price the user never saw (docs/decisions.md).
+SIGNING_WINDOW_S = 20 * 60

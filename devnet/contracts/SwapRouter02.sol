@@ -66,5 +66,22 @@ contract SwapRouter02 {
         emit Swap(msg.sender, params.tokenIn, params.tokenOut, params.amountIn, amountOut, recipient);
     }
 
+    /// MulticallExtended.multicall(uint256 deadline, bytes[] data) (swap-router-contracts
+    /// contracts/base/MulticallExtended.sol): the deadline check, then each call delegated to this router
+    /// with msg.value kept, a revert bubbling up as it is.
+    function multicall(uint256 deadline, bytes[] calldata data) external payable returns (bytes[] memory results) {
+        require(block.timestamp <= deadline, "Transaction too old");
+        results = new bytes[](data.length);
+        for (uint256 i = 0; i < data.length; i++) {
+            (bool success, bytes memory result) = address(this).delegatecall(data[i]);
+            if (!success) {
+                assembly {
+                    revert(add(result, 32), mload(result))
+                }
+            }
+            results[i] = result;
+        }
+    }
+
     receive() external payable {}
 }

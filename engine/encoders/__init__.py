@@ -121,6 +121,7 @@ from engine.encoders.uniswap import (
     quote_exact_input_single,
     sort_tokens,
     swap_exact_input_single,
+    unwrap_router_multicall,
 )
 from engine.encoders.uniswap_ticks import (
     MAX_TICK,
@@ -242,6 +243,7 @@ __all__ = [
     "spl_transfer_checked",
     "spl_transfer_checked_message",
     "swap_exact_input_single",
+    "unwrap_router_multicall",
     "weth_deposit",
     "weth_withdraw",
 ]

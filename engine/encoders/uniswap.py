@@ -1,4 +1,4 @@
-"""Uniswap v3 calls: SwapRouter02 exactInputSingle, QuoterV2 quoteExactInputSingle, and the
+"""Uniswap v3 calls: SwapRouter02 exactInputSingle (inside its deadline multicall), QuoterV2 quoteExactInputSingle, and the
 NonfungiblePositionManager's full-range mint, decreaseLiquidity, collect and positions."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ __all__ = [
     "quote_exact_input_single",
     "sort_tokens",
     "swap_exact_input_single",
+    "unwrap_router_multicall",
 ]
 
 # type(uint128).max: NonfungiblePositionManager.collect takes amount0Max/amount1Max as uint128, and the
@@ -40,12 +41,15 @@ def swap_exact_input_single(
     amount_in: int,
     amount_out_minimum: int,
     *,
+    deadline: int,
     sqrt_price_limit_x96: int = 0,
     native_in: bool = False,
 ) -> Call:
-    """SwapRouter02 `exactInputSingle(params)` (IV3SwapRouter's struct, which has no deadline field).
-    With native_in the call sends `amount_in` wei and token_in must be the router's WETH9, which the router
-    wraps. sqrt_price_limit_x96 0 means no price limit."""
+    """SwapRouter02 `multicall(deadline, [exactInputSingle(params)])`. IV3SwapRouter's struct has no deadline
+    field, and a signed swap without one stays valid forever; the router's MulticallExtended reverts
+    ("Transaction too old") once the block time passes `deadline` (unix seconds). With native_in the call
+    sends `amount_in` wei and token_in must be the router's WETH9, which the router wraps.
+    sqrt_price_limit_x96 0 means no price limit."""
     params = (
         checked_address(token_in, "token_in"),
         checked_address(token_out, "token_out"),
@@ -55,8 +59,19 @@ def swap_exact_input_single(
         checked_uint(amount_out_minimum, 256, "amount_out_minimum"),
         checked_uint(sqrt_price_limit_x96, 160, "sqrt_price_limit_x96"),
     )
-    data = load_abi("uniswap_swap_router02").function("exactInputSingle").encode(params)
+    router_abi = load_abi("uniswap_swap_router02")
+    inner = bytes.fromhex(router_abi.function("exactInputSingle").encode(params)[2:])
+    data = router_abi.function("multicall").encode(checked_uint(deadline, 256, "deadline"), [inner])
     return Call(to=router, data=data, value=amount_in if native_in else 0)
+
+
+def unwrap_router_multicall(data: str) -> tuple[int, str]:
+    """(deadline, the one inner call's calldata) of a SwapRouter02 multicall this service encodes. Raises
+    EncodingError for anything else (another function, or a batch of several calls)."""
+    deadline, calls = load_abi("uniswap_swap_router02").function("multicall").decode_input(data)
+    if len(calls) != 1:
+        raise EncodingError(f"a router multicall of {len(calls)} calls is not one this service plans")
+    return int(deadline), "0x" + bytes(calls[0]).hex()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from engine.encoders import (
     lido_request_withdrawals,
     lido_submit,
     swap_exact_input_single,
+    unwrap_router_multicall,
     weth_deposit,
     weth_withdraw,
 )
@@ -36,6 +37,7 @@ from engine.encoders.cctp_solana import (
     decode_cctp_solana_deposit_for_burn,
 )
 from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
+from engine.limits import SIGNING_WINDOW_S
 from engine.planner.errors import RouteExpired
 from engine.planner.facts import BlockhashKey, BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
 from engine.planner.models import ReencodeRequest, ReencodeResponse, Step
@@ -192,8 +194,15 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
             call = lido_request_withdrawals(to, withdrawal_chunks(raw), args[1])
         except ValueError as exc:
             raise Unsupported(str(exc)) from None
-    elif name == "exactInputSingle":
-        return _swap(registry, step, token, raw, args[0], facts)
+    elif name == "multicall" and decoded.abi_name == "uniswap_swap_router02":
+        try:
+            _, inner = unwrap_router_multicall(step.data or "")
+            swap = identify_calldata(inner)
+        except EncodingError as exc:
+            raise Unsupported(f"the router call is not a swap this service plans: {exc}") from None
+        if swap.function.name != "exactInputSingle":
+            raise Unsupported(f"the router call wraps {swap.function.name}, not a swap this service plans")
+        return _swap(registry, step, token, raw, swap.args[0], facts)
     elif name == "depositV3":
         return _across(registry, step, raw, args, facts)
     elif name == "depositForBurn" and decoded.abi_name.endswith("v2"):
@@ -246,6 +255,7 @@ def _swap(
         recipient,
         raw,
         minimum_out(quote.amount_out, bps),
+        deadline=facts.now + SIGNING_WINDOW_S,  # a fresh quote gets a fresh signing window
         native_in=token.is_native,
     )
     return call.data, raw, call.value

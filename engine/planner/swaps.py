@@ -1,10 +1,12 @@
-"""swap on Uniswap v3 SwapRouter02 exactInputSingle, with amountOutMinimum from a QuoterV2 quote."""
+"""swap on Uniswap v3 SwapRouter02 exactInputSingle inside its deadline multicall, with amountOutMinimum
+from a QuoterV2 quote."""
 
 from __future__ import annotations
 
 from decimal import ROUND_CEILING, Decimal
 
 from engine.encoders import swap_exact_input_single
+from engine.limits import SIGNING_WINDOW_S
 from engine.planner.context import Amount, IntentContext
 from engine.planner.draft import StepDraft
 from engine.planner.facts import SwapQuote, SwapQuoteKey
@@ -75,6 +77,7 @@ def plan_swap(ctx: IntentContext) -> None:
         owner,
         amount.raw,
         min_out,
+        deadline=ctx.draft.facts.now + SIGNING_WINDOW_S,
         native_in=native_in,
     )
     out_units = plain(ctx.registry.from_raw(pool_out, amount_out))
@@ -88,7 +91,8 @@ def plan_swap(ctx: IntentContext) -> None:
             amount=ctx.decimal(token_in, amount),
             description=(
                 f"Swap {ctx.decimal(token_in, amount) or 'the chained amount of'} {token_in.symbol} for about "
-                f"{out_units} {pool_out.symbol} on Uniswap v3 ({chain}), at most {Decimal(bps) / 100}% slippage"
+                f"{out_units} {pool_out.symbol} on Uniswap v3 ({chain}), at most {Decimal(bps) / 100}% slippage; "
+                f"valid for {SIGNING_WINDOW_S // 60} minutes after planning"
             ),
             wallet=owner,
             to=call.to,

@@ -21,6 +21,7 @@ from engine.encoders import (
     quote_exact_input_single,
     sort_tokens,
     swap_exact_input_single,
+    unwrap_router_multicall,
 )
 from tests.engine.test_encoders_helpers import CONTRACT, TOKEN, TOKEN_B, WALLET, decode_call, lower
 
@@ -31,15 +32,42 @@ DECREASE_LIQUIDITY = "decreaseLiquidity((uint256,uint128,uint256,uint256,uint256
 COLLECT = "collect((uint256,address,uint128,uint128))"
 
 
-def test_swap_router02_exact_input_single_has_no_deadline_in_its_struct() -> None:
-    call = swap_exact_input_single(CONTRACT, TOKEN, TOKEN_B, 3000, WALLET, 10**18, 990 * 10**6)
-    (params,) = decode_call(call, "0x04e45aaf", EXACT_INPUT_SINGLE)
+DEADLINE = 1_800_000_000
+
+
+def test_swap_is_exact_input_single_inside_the_routers_deadline_multicall() -> None:
+    # IV3SwapRouter's struct has no deadline: SwapRouter02 takes it through multicall(uint256,bytes[]),
+    # selector 0x5ae401dc (swap-router-contracts IMulticallExtended.sol).
+    call = swap_exact_input_single(
+        CONTRACT, TOKEN, TOKEN_B, 3000, WALLET, 10**18, 990 * 10**6, deadline=DEADLINE
+    )
+    deadline, (inner,) = decode_call(call, "0x5ae401dc", "multicall(uint256,bytes[])")
+    assert deadline == DEADLINE
+    assert inner[:4].hex() == "04e45aaf"
+    ((params,),) = eth_abi.decode([EXACT_INPUT_SINGLE[len("exactInputSingle") :]], inner[4:])
     assert params == (lower(TOKEN), lower(TOKEN_B), 3000, lower(WALLET), 10**18, 990 * 10**6, 0)
     assert call.value == 0
+    assert unwrap_router_multicall(call.data) == (DEADLINE, "0x" + inner.hex())
+
+
+def test_a_router_multicall_of_several_calls_is_not_one_this_service_unwraps() -> None:
+    call = swap_exact_input_single(CONTRACT, TOKEN, TOKEN_B, 3000, WALLET, 1, 0, deadline=DEADLINE)
+    _, inner = unwrap_router_multicall(call.data)
+    from engine.encoders import load_abi
+
+    twice = (
+        load_abi("uniswap_swap_router02")
+        .function("multicall")
+        .encode(DEADLINE, [bytes.fromhex(inner[2:])] * 2)
+    )
+    with pytest.raises(EncodingError, match="2 calls"):
+        unwrap_router_multicall(twice)
 
 
 def test_native_input_swap_sends_amount_in_as_value() -> None:
-    call = swap_exact_input_single(CONTRACT, TOKEN, TOKEN_B, 500, WALLET, 5 * 10**17, 1, native_in=True)
+    call = swap_exact_input_single(
+        CONTRACT, TOKEN, TOKEN_B, 500, WALLET, 5 * 10**17, 1, deadline=DEADLINE, native_in=True
+    )
     assert call.value == 5 * 10**17
 
 

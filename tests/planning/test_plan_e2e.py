@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from eth_abi import encode
 
-from devnet.rpc import calldata
-from engine.encoders import MAX_UINT256, load_abi
+from devnet.rpc import TransactionFailed, calldata
+from engine.encoders import MAX_UINT256, load_abi, unwrap_router_multicall
+from engine.limits import SIGNING_WINDOW_S
 from engine.registry import load_registry
 from tests.planning.conftest import ACROSS_FEE_PPM, World, units
 from watchers.upstreams.evm import EvmClient
@@ -23,6 +25,12 @@ SPOKE_ETH = REG.deployment("ethereum", "across", "spoke_pool")
 POOL_BASE = REG.deployment("base", "aave", "pool")
 POOL_ETH = REG.deployment("ethereum", "aave", "pool")
 ROUTER_BASE = REG.deployment("base", "uniswap", "swap_router02")
+
+
+def swap_params(data: str) -> tuple:
+    """exactInputSingle's params inside the router's deadline multicall, and the deadline."""
+    deadline, inner = unwrap_router_multicall(data)
+    return decode("uniswap_swap_router02", "exactInputSingle", inner)[0], deadline
 
 
 def decode(abi: str, function: str, data: str) -> tuple:
@@ -114,7 +122,8 @@ async def test_bridge_then_chained_deposit_plus_swap_decode_and_execute(world: W
     assert decode("aave_v3_pool", "supply", steps[3]["data"])[0] == USDC_BASE.lower()
     # 5. the swap pays ETH as value, with the 1% floor under the quote (0.1 ETH at 3000 less the 0.05% tier)
     swap = steps[4]
-    params = decode("uniswap_swap_router02", "exactInputSingle", swap["data"])[0]
+    params, deadline = swap_params(swap["data"])
+    assert deadline == swap["route"]["quoted_at"] + SIGNING_WINDOW_S
     assert params[0] == WETH_BASE.lower() and params[1] == USDC_BASE.lower() and params[3] == wallet
     assert params[4] == 10**17 and swap["value"] == str(10**17)
     assert swap["route"]["kind"] == "uniswap-v3" and swap["route"]["slippage_bps"] == 100
@@ -202,6 +211,24 @@ async def test_repay_max_encodes_uint256_max_and_approves_only_the_balance(world
     assert decode("aave_v3_pool", "repay", body["steps"][1]["data"])[1] == MAX_UINT256
 
 
+async def test_a_signed_swap_expires_with_its_signing_window(world: World) -> None:
+    swap_intent = {"action": "swap", "asset": "USDC", "to_asset": "WETH", "chain": "base", "amount": 100}
+    status, body = await plan(world, [swap_intent])
+    assert status == 200, body
+    approve, swap = body["steps"]
+    _, deadline = swap_params(swap["data"])
+    await world.execute(approve)
+    base = world.anvil("base")
+    # Mined one second after the deadline, the router refuses it: a signature found later cannot be replayed.
+    await base.rpc.call("evm_setNextBlockTimestamp", [deadline + 1])
+    with pytest.raises(TransactionFailed, match="Transaction too old"):
+        await world.execute(swap)
+    # The same request planned now carries a new window and goes through.
+    status, body = await plan(world, [swap_intent])
+    assert status == 200, body
+    await world.execute(body["steps"][-1])
+
+
 async def test_reencode_swap_requotes_and_answers_409_when_no_pool_can_fill(world: World) -> None:
     status, body = await plan(
         world,
@@ -220,7 +247,8 @@ async def test_reencode_swap_requotes_and_answers_409_when_no_pool_can_fill(worl
     swap = body["steps"][-1]
     code, fresh = await reencode(world, swap, "1500")
     assert code == 200 and fresh["ok"] and fresh["amount_raw"] == str(units("1500", 6))
-    params = decode("uniswap_swap_router02", "exactInputSingle", fresh["data"])[0]
+    params, deadline = swap_params(fresh["data"])
+    assert deadline == fresh["quoted_at"] // 1000 + SIGNING_WINDOW_S
     assert params[4] == units("1500", 6) and 0 < params[5] < 6 * 10**17  # about half the planned output
     router = world.anvil("base")
     await router.call_as(
