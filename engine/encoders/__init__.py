@@ -127,6 +127,7 @@ from engine.encoders.uniswap_ticks import (
     MAX_TICK,
     MIN_TICK,
     TICK_SPACING_BY_FEE,
+    amounts_for_liquidity,
     full_range_ticks,
     full_range_ticks_for_spacing,
 )
@@ -187,6 +188,7 @@ __all__ = [
     "aave_supply",
     "aave_withdraw",
     "abi_names",
+    "amounts_for_liquidity",
     "across_deposit_v3",
     "associated_token_address",
     "canonical_type",

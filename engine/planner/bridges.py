@@ -13,7 +13,7 @@ from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
 from engine.planner.context import IntentContext
 from engine.planner.draft import StepDraft
 from engine.planner.facts import BridgeQuote, BridgeQuoteKey
-from engine.planner.labels import plain
+from engine.planner.labels import about
 from engine.planner.models import PinnedRoute
 from engine.planner.solana import plan_cctp_from_solana
 from engine.registry import RegistryError, Token
@@ -105,7 +105,7 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
             amount=ctx.decimal(token, amount),
             description=(
                 f"Bridge {shown} {token.symbol} from {from_chain} to {to_chain} with Across; about "
-                f"{plain(ctx.registry.from_raw(out_token, output))} {received.symbol} arrives for {recipient}"
+                f"{about(ctx.registry.from_raw(out_token, output))} {received.symbol} arrives for {recipient}"
             ),
             wallet=owner,
             to=call.to,
@@ -118,7 +118,9 @@ def plan_across(ctx: IntentContext, from_chain: str, to_chain: str, token: Token
                 kind="across", output_asset=received.symbol, to_chain=to_chain, quoted_at=ctx.draft.facts.now
             ),
             fee_token=token,
-            fee_raw=max(amount.raw - output, 0) if quote else 0,
+            # Across charges its fee in the input token (totalRelayFee.total); input minus output would
+            # mix two tokens' units where their decimals differ (USDT: 18 on bsc, 6 on ethereum).
+            fee_raw=quote.total_fee if isinstance(quote, BridgeQuote) else 0,
         )
     )
     ctx.produce(

@@ -1,6 +1,6 @@
 """Display labels and rough gas figures for steps."""
 
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import Final
 
 from eth_utils import is_address, is_checksum_address
@@ -51,6 +51,30 @@ def plain(amount: Decimal) -> Decimal:
     """The amount without trailing zeros and without exponent notation: 100.000000 -> 100, 1E+2 -> 100."""
     normalized = amount.normalize()
     return normalized.quantize(Decimal(1)) if normalized.as_tuple().exponent > 0 else normalized  # type: ignore[operator]
+
+
+# Estimates are shown to this many significant digits: "about 0.03333 WETH", not 0.033329999999999999.
+# The raw amounts in calldata and in `chained` stay exact; only the words a person reads are rounded.
+ESTIMATE_DIGITS = 6
+
+
+def about(amount: Decimal) -> Decimal:
+    """An estimate as a person reads it: ESTIMATE_DIGITS significant digits, rounded half-even, without
+    trailing zeros; whole numbers keep every digit (99.9 and 9990 stay as they are)."""
+    if amount == 0:
+        return Decimal(0)
+    digits = amount.adjusted() + 1  # digits before the decimal point
+    places = max(ESTIMATE_DIGITS - digits, 0)
+    return plain(amount.quantize(Decimal(1).scaleb(-places)))
+
+
+def at_least(amount: Decimal) -> Decimal:
+    """A minimum as a person reads it: ESTIMATE_DIGITS significant digits, rounded down, so that "at least"
+    stays true of the exact figure."""
+    if amount == 0:
+        return Decimal(0)
+    places = max(ESTIMATE_DIGITS - (amount.adjusted() + 1), 0)
+    return plain(amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_FLOOR))
 
 
 def is_evm_address(text: str) -> bool:

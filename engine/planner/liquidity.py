@@ -13,6 +13,7 @@ from decimal import ROUND_FLOOR, Decimal
 
 from engine.encoders import (
     TICK_SPACING_BY_FEE,
+    amounts_for_liquidity,
     npm_collect_all,
     npm_decrease_liquidity,
     npm_mint_full_range,
@@ -27,7 +28,7 @@ from engine.planner.facts import (
     SwapQuoteKey,
     UniswapPositionKey,
 )
-from engine.planner.labels import plain
+from engine.planner.labels import at_least, plain
 from engine.planner.tokens import wrap_native
 from engine.registry import RegistryError, Token
 
@@ -297,9 +298,18 @@ def plan_lp_remove(ctx: IntentContext) -> None:
         )
     liquidity, percent = _liquidity_to_remove(ctx, found.position.liquidity)
     pair = _pair(ctx, chain, found)
-    # Minimums 0: what a full-range position returns depends on the pool price at execution, which the
-    # planner does not read (docs/decisions.md); the collect that follows pays out whatever was removed.
-    decrease = npm_decrease_liquidity(manager, token_id, liquidity, 0, 0, ctx.draft.facts.now + LP_DEADLINE_S)
+    price = _pool_price(ctx, chain, found)
+    if price is None:
+        return  # being quoted, then planned again
+    position = found.position
+    amount0, amount1 = amounts_for_liquidity(liquidity, price, position.tick_lower, position.tick_upper)
+    # Without minimums the removal signs away whatever a moved price leaves: take the amounts the
+    # liquidity is worth at the price the pool quotes now, less the LP slippage.
+    min0, min1 = _minimum(amount0), _minimum(amount1)
+    decrease = npm_decrease_liquidity(
+        manager, token_id, liquidity, min0, min1, ctx.draft.facts.now + LP_DEADLINE_S
+    )
+    names = pair.split("/")
     ctx.draft.add(
         StepDraft(
             type="lp-remove",
@@ -308,7 +318,12 @@ def plan_lp_remove(ctx: IntentContext) -> None:
             action_type="RemoveLiquidity",
             asset=pair,
             amount=Decimal(0),
-            description=f"Remove {percent}% of the liquidity of Uniswap v3 position {token_id} ({pair}) on {chain}",
+            description=(
+                f"Remove {percent}% of the liquidity of Uniswap v3 position {token_id} ({pair}) on {chain}: "
+                f"at least {_units(ctx, chain, position.token0, min0)} {names[0]} and "
+                f"{_units(ctx, chain, position.token1, min1)} {names[-1]} at the pool's price now "
+                f"({Decimal(LP_SLIPPAGE_BPS) / 100}% slippage)"
+            ),
             wallet=owner,
             to=decrease.to,
             data=decrease.data,
@@ -317,6 +332,36 @@ def plan_lp_remove(ctx: IntentContext) -> None:
         )
     )
     _collect_step(ctx, chain, manager, owner, token_id, pair)
+
+
+def _pool_price(ctx: IntentContext, chain: str, found: OwnedPosition) -> Decimal | None:
+    """The position's pool price, raw token1 per raw token0, from a QuoterV2 quote of a small amount of
+    token0 (a thousandth of a unit) grossed up by the tier's fee; None while it is being fetched."""
+    position = found.position
+    try:
+        decimals = ctx.registry.token_by_address(chain, position.token0).decimals
+    except RegistryError:
+        decimals = 18
+    probe = 10 ** max(decimals - 3, 0)
+    key = SwapQuoteKey(chain, position.token0.lower(), position.token1.lower(), probe, position.fee)
+    found_quote = ctx.draft.facts.get(key)
+    failure = ctx.draft.facts.failure(key)
+    if failure:
+        raise ctx.fail("pool_id", f"the position's pool does not quote a price on {chain}: {failure}")
+    if not isinstance(found_quote, SwapQuote) or found_quote.amount_out == 0:
+        if isinstance(found_quote, SwapQuote):
+            raise ctx.fail(
+                "pool_id", f"the position's pool on {chain} quotes no price (it holds no liquidity)"
+            )
+        return None
+    return Decimal(found_quote.amount_out * FEE_UNIT) / Decimal((FEE_UNIT - position.fee) * probe)
+
+
+def _units(ctx: IntentContext, chain: str, address: str, raw: int) -> str:
+    try:
+        return str(at_least(ctx.registry.from_raw(ctx.registry.token_by_address(chain, address), raw)))
+    except RegistryError:
+        return f"{raw} raw units of"
 
 
 def plan_lp_collect(ctx: IntentContext) -> None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 from engine.intents.models import Intent
 from engine.planner.bridges import plan_bridge
-from engine.planner.context import IntentContext
+from engine.planner.context import GAS_RESERVE, IntentContext
 from engine.planner.draft import Draft, StepDraft, owner_key
 from engine.planner.errors import PlanError
-from engine.planner.facts import BalanceKey, Facts
-from engine.planner.labels import plain
+from engine.planner.facts import BalanceKey, Facts, GasPriceKey
+from engine.planner.labels import GAS_UNITS, about, plain
 from engine.planner.lending import plan_borrow, plan_deposit, plan_repay, plan_withdraw
 from engine.planner.liquidity import plan_lp_add, plan_lp_collect, plan_lp_remove
 from engine.planner.models import PlanRequest, PlanResponse, PlanWallet, Step
@@ -19,13 +20,16 @@ from engine.planner.solana import plan_solana_sweep, plan_solana_transfer, with_
 from engine.planner.staking import plan_claim, plan_stake, plan_unstake
 from engine.planner.swaps import plan_swap
 from engine.planner.tokens import plan_approve, plan_same_chain_sweep, plan_transfer
-from engine.registry import Registry, RegistryError
+from engine.registry import Registry, RegistryError, Token
 from engine.registry.addresses import wallet_problems
 
 Builder = Callable[[IntentContext], None]
 # Assets Across carries between EVM chains (docs.across.to "Supported tokens": ETH/WETH, USDC, USDT, DAI,
 # WBTC among them); a cross-chain sweep bridges these and leaves other holdings where they are.
 SWEEP_BRIDGEABLE = ("ETH", "WETH", "USDC", "USDT", "DAI", "WBTC")
+# The native coin a cross-chain sweep keeps covers its steps' gas at today's price this many times over,
+# so a price rise between planning and signing does not strand the tokens bridged after it.
+SWEEP_GAS_MARGIN = 2
 
 
 def plan_sweep(ctx: IntentContext) -> None:
@@ -39,7 +43,7 @@ def plan_sweep(ctx: IntentContext) -> None:
     out_of_solana = ctx.registry.chain(from_chain).family == "solana"
     if out_of_solana and not ctx.intent.asset:
         symbols = ["USDC"]  # only USDC leaves Solana (Circle CCTP, plan_cctp_from_solana)
-    moved = 0
+    held: list[tuple[Token, int]] = []
     for symbol in symbols:
         try:
             token = ctx.registry.token(from_chain, symbol)
@@ -47,9 +51,22 @@ def plan_sweep(ctx: IntentContext) -> None:
         except RegistryError:
             continue
         balance = ctx.draft.balance(from_chain, owner, token)
-        if not balance:
-            continue
-        amount = ctx.spendable(from_chain, owner, token) if token.is_native else balance
+        if balance:
+            held.append((token, balance))
+    moved = 0
+    for token, balance in held:
+        reserve_note = ""
+        if token.is_native:
+            kept = _sweep_gas_reserve(ctx, from_chain, token, following=len(held) - 1)
+            if kept is None:
+                continue  # the gas price is being fetched: planned again with it
+            reserve, reserve_note = kept
+            if balance <= reserve:
+                continue  # nothing above what the following steps' gas needs
+            amount = balance - reserve
+        else:
+            amount = balance
+        symbol = token.symbol
         sub = Intent(
             action="bridge",
             asset=symbol,
@@ -61,10 +78,42 @@ def plan_sweep(ctx: IntentContext) -> None:
             event_account=ctx.intent.event_account,
         )
         plan_bridge(IntentContext(ctx.index, sub, ctx.wallets, ctx.draft))
+        if reserve_note:
+            bridged = next(s for s in reversed(ctx.draft.steps) if s.type == "bridge")
+            bridged.description += f"; {reserve_note}"
         moved += 1
     if not moved and not ctx.draft.facts.missing:
         bridge = "Circle CCTP" if out_of_solana else "Across"
         raise ctx.fail("from_chain", f"{owner} holds nothing {bridge} can bridge on {from_chain}")
+
+
+def _sweep_gas_reserve(
+    ctx: IntentContext, chain: str, native: Token, following: int
+) -> tuple[int, str] | None:
+    """(raw native kept, why) when a sweep bridges the native coin ahead of `following` token bridges:
+    the current gas price x the gas of its own deposit and each following approve and deposit, times
+    SWEEP_GAS_MARGIN, and never less than the fixed reserve. A fixed 0.005 ETH pays that gas on an L2
+    but not on Ethereum above about 11 gwei. None while the gas price is being fetched."""
+    price = ctx.draft.facts.get(GasPriceKey(chain))
+    if price is None:
+        if ctx.draft.facts.failure(GasPriceKey(chain)):
+            raise ctx.fail(
+                "from_chain",
+                f"the gas price on {chain} is unavailable, so the sweep cannot size its gas reserve",
+            )
+        return None
+    units = GAS_UNITS["across_deposit"] + following * (GAS_UNITS["approve"] + GAS_UNITS["across_deposit"])
+    floor = ctx.registry.to_raw(native, GAS_RESERVE.get(native.symbol, Decimal(0)))
+    needed = int(price) * units * SWEEP_GAS_MARGIN
+    reserve = max(needed, floor)
+    gwei = about(Decimal(int(price)) / Decimal(10**9))
+    why = (
+        f"keeps {about(ctx.registry.from_raw(native, reserve))} {native.symbol} for gas: {gwei} gwei x "
+        f"{units:,} gas for this and the {following} bridge(s) after it x {SWEEP_GAS_MARGIN}"
+    )
+    if reserve == floor:
+        why += f" (the {GAS_RESERVE.get(native.symbol, Decimal(0))} {native.symbol} floor)"
+    return reserve, why
 
 
 BUILDERS: dict[str, Builder] = {

@@ -7,7 +7,7 @@ from typing import Final
 
 from engine.planner.draft import Draft
 from engine.planner.facts import GasPriceKey, PriceKey
-from engine.planner.labels import GAS_UNITS, plain
+from engine.planner.labels import GAS_UNITS, about
 from engine.planner.models import PlanSummary
 from engine.registry import Token
 
@@ -67,7 +67,7 @@ def summarize(draft: Draft) -> PlanSummary:
     bridges = sum(1 for step in draft.steps if step.type == "bridge")
     if draft.outputs:
         last = draft.outputs[max(draft.outputs)]
-        total = f"{plain(draft.registry.from_raw(last.token, last.estimate_raw))} {last.token.symbol}"
+        total = f"{about(draft.registry.from_raw(last.token, last.estimate_raw))} {last.token.symbol}"
     elif draft.steps:
         total = f"{draft.steps[-1].amount} {draft.steps[-1].asset}"
     else:

@@ -10,7 +10,7 @@ from engine.limits import SIGNING_WINDOW_S
 from engine.planner.context import Amount, IntentContext
 from engine.planner.draft import StepDraft
 from engine.planner.facts import SwapQuote, SwapQuoteKey
-from engine.planner.labels import plain
+from engine.planner.labels import about, plain
 from engine.planner.models import Chained, PinnedRoute
 from engine.planner.tokens import unwrap_native
 from engine.registry import RegistryError, Token
@@ -91,7 +91,7 @@ def plan_swap(ctx: IntentContext) -> None:
             amount=ctx.decimal(token_in, amount),
             description=(
                 f"Swap {ctx.decimal(token_in, amount) or 'the chained amount of'} {token_in.symbol} for about "
-                f"{out_units} {pool_out.symbol} on Uniswap v3 ({chain}), at most {Decimal(bps) / 100}% slippage; "
+                f"{about(out_units)} {pool_out.symbol} on Uniswap v3 ({chain}), at most {Decimal(bps) / 100}% slippage; "
                 f"valid for {SIGNING_WINDOW_S // 60} minutes after planning"
             ),
             wallet=owner,

@@ -150,7 +150,13 @@ async def test_lp_remove_takes_a_percentage_then_collects_to_the_owner(world: Wo
     assert (collect["type"], collect["action_type"]) == ("lp-collect", "CollectFees")
     assert decrease["asset"] == "USDC/WETH"
     (params,) = decode("uniswap_position_manager", "decreaseLiquidity", decrease["data"])
-    assert params[:4] == (token_id, liquidity // 2, 0, 0)
+    assert params[:2] == (token_id, liquidity // 2)
+    # Minimums: what half the position is worth at the pool's quoted price (1,500 USDC and the WETH beside
+    # it), less the 1% LP slippage; never 0, which would sign away whatever a moved price leaves.
+    minimum_usdc, minimum_weth = params[2], params[3]
+    assert units("1485", 6) - units("1", 6) <= minimum_usdc <= units("1485", 6)
+    assert ETHER * 495 // 1000 - ETHER // 10**6 <= minimum_weth <= ETHER * 495 // 1000
+    assert "at least 148" in decrease["description"] and "WETH" in decrease["description"]
     (collected,) = decode("uniswap_position_manager", "collect", collect["data"])
     assert collected == (token_id, world.wallet.lower(), MAX_UINT128, MAX_UINT128)
     before = await balance_of(world, "ethereum", USDC, world.wallet)
