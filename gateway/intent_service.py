@@ -15,7 +15,6 @@ import httpx
 from engine.intents import Emit, IntentParser, IntentRequest, IntentResponse, RegistryUniverse, run_intent
 from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
-from engine.registry.addresses import wallet_problems
 from gateway.config import Settings
 from gateway.errors import ApiError, invalid_request
 from watchers.intent_llm import LlmAnswerInvalid, LlmIntentPlanner
@@ -140,8 +139,8 @@ class IntentService:
     def check(self, request: IntentRequest) -> None:
         """Raises ApiError 400 invalid_request for a wallet of an unknown chain or with an address that is
         not one of its chain's (the rules of /plan), so that a stream never starts for such a request."""
-        problems = wallet_problems(
-            self.registry, [(wallet.address, wallet.chain) for wallet in request.wallets]
+        problems = self.registry.wallet_problems(
+            [(wallet.address, wallet.chain) for wallet in request.wallets]
         )
         if problems:
             raise invalid_request("The request did not pass validation; see issues.", problems)

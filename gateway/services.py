@@ -9,8 +9,8 @@ from gateway.auth import Authenticator
 from gateway.config import Settings
 from gateway.metrics import Metrics
 from gateway.ratelimit import Decision, MemoryRateLimiter, StoreRateLimiter
-from gateway.streams.hub import Streams, StreamSettings  # streams (issue 9)
 from storage import Database
+from watchers.fanout.hub import Streams, StreamSettings  # streams (issue 9)
 
 if TYPE_CHECKING:
     from gateway.intent_service import IntentService  # intent (issue 4)

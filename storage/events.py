@@ -30,6 +30,24 @@ class Event:
     created_at: int
 
 
+def event_item(event: Event) -> dict[str, Any]:
+    """The contract's event item, as the pull rail lists it and the streams send it: {id, type, created_at
+    (epoch-ms), agent: {id, kind}, trigger}."""
+    return {
+        "id": event.id,
+        "type": event.type,
+        "created_at": event.created_at,
+        "agent": {"id": event.agent_id, "kind": event.agent_kind},
+        "trigger": event.trigger,
+    }
+
+
+def event_text(event: Event) -> str:
+    """The event item as compact JSON with exact decimals (the form every stream frame carries; the
+    gateway's own JSON answers are written the same way, gateway.jsonio.dumps)."""
+    return simplejson.dumps(event_item(event), use_decimal=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def new_event_id() -> str:
     return f"evt_{ULID()}"
 

@@ -21,7 +21,6 @@ from engine.planner.staking import plan_claim, plan_stake, plan_unstake
 from engine.planner.swaps import plan_swap
 from engine.planner.tokens import plan_approve, plan_same_chain_sweep, plan_transfer
 from engine.registry import Registry, RegistryError, Token
-from engine.registry.addresses import wallet_problems
 
 Builder = Callable[[IntentContext], None]
 # Assets Across carries between EVM chains (docs.across.to "Supported tokens": ETH/WETH, USDC, USDT, DAI,
@@ -137,7 +136,7 @@ BUILDERS: dict[str, Builder] = {
 
 def _check_wallets(registry: Registry, wallets: tuple[PlanWallet, ...], facts: Facts) -> None:
     """Wallet chains must be known and addresses valid for their family; given balances seed the facts."""
-    problems = wallet_problems(registry, [(wallet.address, wallet.chain) for wallet in wallets])
+    problems = registry.wallet_problems([(wallet.address, wallet.chain) for wallet in wallets])
     if problems:
         raise PlanError(*problems[0])
     for i, wallet in enumerate(wallets):

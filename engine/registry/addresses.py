@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
 from eth_utils import is_checksum_address, is_hex_address
 from solders.pubkey import Pubkey
 
-from engine.registry.errors import RegistryError
 from engine.registry.models import Family
-
-if TYPE_CHECKING:
-    from engine.registry.registry import Registry
 
 
 def is_valid_address(family: Family, address: str) -> bool:
@@ -44,18 +37,3 @@ def is_user_address(family: Family, address: str) -> bool:
         body = address[2:]
         return body.islower() or body.isupper() or bool(is_checksum_address(address))
     return is_valid_address(family, address)
-
-
-def wallet_problems(registry: Registry, wallets: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(field, message) for each (address, chain) of a request's `wallets` whose chain is unknown or whose
-    address is not one of that chain's family; fields are `wallets[i].chain` / `wallets[i].address`."""
-    problems: list[tuple[str, str]] = []
-    for i, (address, chain_name) in enumerate(wallets):
-        try:
-            chain = registry.chain(chain_name)
-        except RegistryError:
-            problems.append((f"wallets[{i}].chain", f"unknown chain {chain_name!r}"))
-            continue
-        if not is_user_address(chain.family, address):
-            problems.append((f"wallets[{i}].address", f"is not a valid {chain.family} address"))
-    return problems

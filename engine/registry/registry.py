@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import TypeVar
 
 from engine.registry import amounts
-from engine.registry.addresses import address_key
+from engine.registry.addresses import address_key, is_user_address
 from engine.registry.errors import (
     RegistryDataError,
     UnknownChain,
@@ -251,3 +251,17 @@ class Registry:
     def from_raw(self, token: Token, raw: int) -> Decimal:
         """`raw` integer units of the token as an exact Decimal; raises InvalidAmount."""
         return amounts.from_raw(raw, token.decimals, symbol=f"{token.symbol} on {token.chain}")
+
+    def wallet_problems(self, wallets: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """(field, message) for each (address, chain) of a request's `wallets` whose chain is unknown or whose
+        address is not one of that chain's family; fields are `wallets[i].chain` / `wallets[i].address`."""
+        problems: list[tuple[str, str]] = []
+        for i, (address, chain_name) in enumerate(wallets):
+            try:
+                chain = self.chain(chain_name)
+            except UnknownChain:
+                problems.append((f"wallets[{i}].chain", f"unknown chain {chain_name!r}"))
+                continue
+            if not is_user_address(chain.family, address):
+                problems.append((f"wallets[{i}].address", f"is not a valid {chain.family} address"))
+        return problems

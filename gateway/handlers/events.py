@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +15,7 @@ from gateway.policy import Call, Reply
 from storage import agents as agent_store
 from storage import evaluation
 from storage.accounts import now_ms
-from storage.events import Event, record_event
+from storage.events import event_item, record_event
 from watchers.evaluation import TEST, UnreadableAgent, event_for, spec_of, test_trigger
 
 # contract: Limits, "delivery tick: every 2 minutes"
@@ -31,17 +30,6 @@ class EventListQuery(BaseModel):
 
     cursor: str | None = None
     limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)
-
-
-def event_out(event: Event) -> dict[str, Any]:
-    """The pull-rail item: {id, type, created_at (epoch-ms), agent: {id, kind}, trigger}."""
-    return {
-        "id": event.id,
-        "type": event.type,
-        "created_at": event.created_at,
-        "agent": {"id": event.agent_id, "kind": event.agent_kind},
-        "trigger": event.trigger,
-    }
 
 
 def _is_event_id(value: str) -> bool:
@@ -59,7 +47,7 @@ async def list_events(call: Call) -> Reply:
     )
     page = rows[: query.limit]
     next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > query.limit else None
-    return Reply({"events": [event_out(event) for event in page], "next_cursor": next_cursor})
+    return Reply({"events": [event_item(event) for event in page], "next_cursor": next_cursor})
 
 
 async def test_agent(call: Call) -> Reply:

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 
 import trio
 
-from gateway.streams.broker import Published, chunk
-from gateway.streams.replay import events_after
 from storage import Database
+from watchers.fanout.broker import Published, chunk
+from watchers.fanout.replay import events_after
 
 # WHATWG HTML 9.2.6: a line starting with a colon is a comment, ignored by clients; each is one chunk here.
 LIVE_CHUNK = chunk(b": live\n\n")

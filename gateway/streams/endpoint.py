@@ -30,11 +30,11 @@ from gateway.sse import EVENT_STREAM, STREAM_HEADERS
 from gateway.streams.access import authorize
 from gateway.streams.direct import DirectSink
 from gateway.streams.feed import Feed, Signal
-from gateway.streams.hub import Streams
-from gateway.streams.replay import resume_point
 from gateway.streams.sse_stream import HEARTBEAT_COMMENT, LIVE_COMMENT, streams_of
 from gateway.versioning import API_PREFIX, SCHEMA_HEADER, SCHEMA_VERSION
 from storage import StorageError
+from watchers.fanout.hub import Streams
+from watchers.fanout.replay import resume_point
 
 if TYPE_CHECKING:
     from gateway.services import Services

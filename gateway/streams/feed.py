@@ -14,9 +14,9 @@ from enum import Enum
 
 import trio
 
-from gateway.streams.broker import Broker, Published, Subscription
-from gateway.streams.replay import events_after
 from storage import Database
+from watchers.fanout.broker import Broker, Published, Subscription
+from watchers.fanout.replay import events_after
 
 # Events read from storage per query while catching up (one query per reconnect unless far behind).
 REPLAY_PAGE = 500

@@ -29,9 +29,9 @@ from gateway.errors import ApiError
 from gateway.policy import Call
 from gateway.sse import EVENT_STREAM, STREAM_HEADERS
 from gateway.streams.feed import Feed, Signal
-from gateway.streams.hub import Streams
-from gateway.streams.replay import resume_point
 from storage import StorageError
+from watchers.fanout.hub import Streams
+from watchers.fanout.replay import resume_point
 
 log = logging.getLogger("intentgate.streams")
 

@@ -24,9 +24,9 @@ from gateway.errors import ApiError
 from gateway.ratelimit import wall_ms
 from gateway.streams.access import authorize
 from gateway.streams.feed import Feed, Signal
-from gateway.streams.replay import resume_point
 from gateway.streams.sse_stream import streams_of
 from storage import StorageError
+from watchers.fanout.replay import resume_point
 
 if TYPE_CHECKING:
     from gateway.services import Services

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import trio
 
-from gateway.streams import Broker, Feed, Published, Signal, events_after, resume_point
+from gateway.streams import Feed, Signal
 from storage import Database, accounts
 from tests.streams.support import store_event
+from watchers.fanout import Broker, Published, events_after, resume_point
 
 
 def tenant(db: Database, name: str) -> str:

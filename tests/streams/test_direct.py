@@ -11,10 +11,11 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from gateway.streams import Broker, DirectSink, Published
+from gateway.streams import DirectSink
 from gateway.streams.direct import HEARTBEAT_CHUNK, LIVE_CHUNK
 from storage import Database, accounts
 from tests.streams.support import store_event
+from watchers.fanout import Broker, Published
 
 ID = re.compile(rb"id: (evt_[0-9A-Z]{26})\n")
 

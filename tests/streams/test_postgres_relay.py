@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from gateway.streams import Streams, StreamSettings, channel_for
 from storage import Database, accounts, sqlalchemy_url
 from tests.streams.support import store_event
 from tests.support.postgres import pg_schema, postgres_available
+from watchers.fanout import Streams, StreamSettings, channel_for
 
 pytestmark = pytest.mark.postgres
 

@@ -22,10 +22,10 @@ import trio
 from psycopg import sql
 from sqlalchemy.engine import Connection
 
-from gateway.streams.broker import Broker
-from gateway.streams.replay import events_by_id
 from storage import Database, StorageError
 from storage.events import Event
+from watchers.fanout.broker import Broker
+from watchers.fanout.replay import events_by_id
 
 log = logging.getLogger("intentgate.streams.postgres")
 

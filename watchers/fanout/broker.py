@@ -1,7 +1,7 @@
 """The per-replica event broker: fan-out from memory to the live streams of each tenant.
 
 Two kinds of subscriber. A queued one (the WebSocket, and SSE served through the ASGI stack) owns a
-bounded queue its stream's task reads. A direct sink (SSE served by gateway.streams.server) is written by
+bounded queue its stream's task reads. A direct sink (SSE served by gateway/streams/server.py) is written by
 the broker's own fan-out task, one non-blocking socket write per subscriber and batch (see direct.py).
 `publish` never waits: a subscriber that cannot keep up is cut off and marked `lagged`; its stream then
 resyncs from storage after the last event it delivered. So a slow client never holds up the others and
@@ -22,9 +22,7 @@ from typing import Protocol
 
 import trio
 
-from gateway import jsonio
-from gateway.handlers.events import event_out
-from storage.events import Event
+from storage.events import Event, event_text
 
 log = logging.getLogger("intentgate.streams")
 
@@ -62,7 +60,7 @@ class Published:
     @cached_property
     def json_text(self) -> str:
         """The pull-rail item as compact JSON (the WebSocket text frame)."""
-        return jsonio.dumps(event_out(self.event))
+        return event_text(self.event)
 
     @cached_property
     def sse_frame(self) -> bytes:

@@ -13,10 +13,10 @@ from functools import partial
 
 import trio
 
-from gateway.streams.broker import QUEUE_SIZE, Broker
-from gateway.streams.postgres import PgRelay
 from storage import Database
 from storage.events import Event
+from watchers.fanout.broker import QUEUE_SIZE, Broker
+from watchers.fanout.postgres import PgRelay
 
 log = logging.getLogger("intentgate.streams")
 
