@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Final
 
-from engine.intents.reader import AmountSpec
+from engine.intents.drafts import AmountSpec
 from engine.limits import MAX_TOKEN_AMOUNT
 
 # Digits of decimal arithmetic here: a uint256 has 78 digits, so every raw token amount fits.
@@ -101,9 +101,13 @@ def describe_amount(spec: AmountSpec | None, asset: str | None) -> str:
     if spec.kind == "usd":
         return f"${plain(spec.value)} of {name}"
     if spec.kind == "fraction":
-        return f"{_percent(spec.value)} of your {name}"
+        return f"{spec.written or _percent(spec.value)} of your {name}"
     if spec.kind == "max":
         return f"all of your {name}"
+    if spec.kind == "all_but":
+        return f"all of your {name} but {plain(spec.value)}"
+    if spec.kind == "unclear":
+        return f'"{spec.written}" {name}'
     return f"the {name} from the previous step"
 
 

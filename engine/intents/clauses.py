@@ -1,27 +1,40 @@
-"""A request -> its steps: split on "and", "then", "and then", commas; merge pieces that have no verb."""
+"""A request -> its steps: split on "and", "then", "and then", commas and the marks of shape.py; pieces
+that have no verb join a step (the one before, or, when they open the request, the one after: "on base,
+swap 100 usdc for eth"); pieces of filler alone ("hey!", "thanks") are dropped."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from engine.intents.lexicon import Lexeme
+from engine.intents.wording import FILLER, FILLER_PUNCT
 
 # Punctuation that ends a step ("bridge it, then deposit it").
 _SEPARATOR_PUNCT: Final[frozenset[str]] = frozenset({",", ";", ".", "!", "?", "&", "+"})
 
 # Words that join steps; "after that" is read as "after" followed by a pronoun.
 _SEPARATOR_WORDS: Final[frozenset[str]] = frozenset(
-    {"and", "then", "after", "afterwards", "afterward", "next", "finally", "also", "plus"}
+    {"and", "then", "after", "afterwards", "afterward", "next", "finally", "also", "plus", "followed"}
 )
 
 # Words that start a step although they are not verbs of an action ("take out", "pay back", "short").
 _STEP_STARTERS: Final[frozenset[str]] = frozenset({"take", "cash", "long", "short"})
 
 
+@dataclass(slots=True)
+class Piece:
+    """The lexemes of one step, and how it relates to the ones before it: `correct` (it replaces the one
+    before), `reset` (it replaces all before), `before` (it happens before the one it follows)."""
+
+    lexemes: list[Lexeme] = field(default_factory=list)
+    mark: str | None = None
+
+
 def _is_separator(lexeme: Lexeme) -> bool:
-    if lexeme.kind == "punct":
-        return lexeme.text in _SEPARATOR_PUNCT
+    if lexeme.kind in ("punct", "mark"):
+        return lexeme.kind == "mark" or lexeme.text in _SEPARATOR_PUNCT
     return lexeme.kind == "word" and lexeme.text in _SEPARATOR_WORDS
 
 
@@ -29,22 +42,38 @@ def _starts_step(piece: Sequence[Lexeme]) -> bool:
     return any(lexeme.kind == "verb" or lexeme.text in _STEP_STARTERS for lexeme in piece)
 
 
-def split_steps(lexemes: Sequence[Lexeme]) -> list[list[Lexeme]]:
+def _only_filler(piece: Sequence[Lexeme]) -> bool:
+    return all(
+        (lexeme.kind == "word" and lexeme.text in FILLER)
+        or (lexeme.kind == "punct" and lexeme.text in FILLER_PUNCT)
+        for lexeme in piece
+    )
+
+
+def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
     """Group lexemes into steps. A piece without a verb belongs to the step before it
     ("deposit 100 usdc and 50 dai into aave" is one step); separators themselves are dropped."""
-    pieces: list[list[Lexeme]] = [[]]
+    pieces: list[Piece] = [Piece()]
     for lexeme in lexemes:
         if _is_separator(lexeme):
-            if pieces[-1]:
-                pieces.append([])
+            if pieces[-1].lexemes:
+                pieces.append(Piece())
+            if lexeme.kind == "mark" and lexeme.text != "link":
+                pieces[-1].mark = lexeme.text
         else:
-            pieces[-1].append(lexeme)
-    steps: list[list[Lexeme]] = []
+            pieces[-1].lexemes.append(lexeme)
+    steps: list[Piece] = []
+    opening: list[Lexeme] = []
     for piece in pieces:
-        if not piece:
+        if not piece.lexemes or (_only_filler(piece.lexemes) and piece.mark is None):
             continue
-        if steps and not _starts_step(piece):
-            steps[-1].extend(piece)
+        if piece.mark is not None or _starts_step(piece.lexemes):
+            piece.lexemes[:0], opening = opening, []
+            steps.append(piece)
+        elif steps:
+            steps[-1].lexemes.extend(piece.lexemes)
         else:
-            steps.append(list(piece))
+            opening.extend(piece.lexemes)  # "on base, swap ...": it belongs to the step that follows
+    if opening:
+        steps.append(Piece(opening))
     return steps

@@ -6,13 +6,16 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
+from engine.intents.drafts import Draft, Item
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
-from engine.intents.reader import Draft, Item, read_clause
+from engine.intents.reader import read_clause
+from engine.intents.shape import Wait, is_question, rewrite, wait_of
 from engine.limits import CONTEXT_MAX_CHARS
 
 # Contract: "about 8 turns at most" of context are kept.
@@ -45,9 +48,74 @@ def recent_turns(context: str | None) -> list[tuple[str, str]]:
     return turns[-MAX_TURNS:]
 
 
+@dataclass(slots=True)
+class Text:
+    """A request text as read: its drafts (corrections applied), whether it is a question, and the time or
+    condition it waits for."""
+
+    drafts: list[Draft]
+    question: bool = False
+    wait: Wait | None = None
+
+
+def read_text(text: str, lexicon: Lexicon) -> Text:
+    """Read a request text (clarification lines are not part of it)."""
+    lexemes = lexicon.read(tokenize(text))
+    shaped = rewrite(lexemes)
+    drafts: list[Draft] = []
+    for piece in split_steps(shaped):
+        draft = read_clause(piece.lexemes)
+        if piece.mark == "reset":
+            drafts = [draft] if draft.has_content else []
+        elif piece.mark == "correct" and drafts:
+            # The later statement wins: a new step replaces the one it corrects, a slot patches it.
+            drafts[-1] = draft if draft.action is not None else correct(drafts[-1], draft)
+        elif piece.mark == "before" and drafts:
+            drafts.insert(len(drafts) - 1, draft)
+        elif draft.has_content or draft.unread or draft.unsupported or draft.refusal:
+            drafts.append(draft)
+    return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped))
+
+
 def read_request(text: str, lexicon: Lexicon) -> list[Draft]:
     """The drafts of a request text, one per step (clarification lines are not part of it)."""
-    return [read_clause(piece) for piece in split_steps(lexicon.read(tokenize(text)))]
+    return read_text(text, lexicon).drafts
+
+
+def correct(draft: Draft, change: Draft) -> Draft:
+    """A copy of `draft` with the slots a correction names replaced ("swap 1 eth to usdc, no wait, 2";
+    "..., I mean dai"; "..., actually to arbitrum")."""
+    fixed = copy.deepcopy(draft)
+    amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
+    assets = [item for item in change.items if item.asset is not None]
+    if assets and amount is None and fixed.to_asset is not None and change.to_asset is None:
+        fixed.to_asset = assets[0].asset  # a bare asset corrects the last one named, the target
+    elif assets and fixed.items:
+        fixed.items[0].asset = assets[0].asset
+    elif assets:
+        fixed.items.append(Item(assets[0].asset, None))
+    if change.to_asset is not None:
+        fixed.to_asset = change.to_asset
+    if amount is not None:
+        if fixed.items:
+            fixed.items[0].amount = amount
+        else:
+            fixed.loose_amount = amount
+    chains = change.bare_chains
+    fixed.to_chain = change.to_chain or (chains[0] if chains and fixed.to_chain else fixed.to_chain)
+    if change.to_chain is not None:
+        for item in fixed.items:
+            item.to_chain = None
+    fixed.on_chain = change.on_chain or (chains[0] if chains and not draft.to_chain else fixed.on_chain)
+    fixed.from_chain = change.from_chain or fixed.from_chain
+    fixed.protocol = change.protocol or fixed.protocol
+    fixed.addresses = list(change.addresses) or fixed.addresses
+    fixed.unread = [*fixed.unread, *change.unread]
+    fixed.unsupported = fixed.unsupported or change.unsupported
+    fixed.refusal = fixed.refusal or change.refusal
+    fixed.unknown_assets += change.unknown_assets
+    fixed.unknown_protocols += change.unknown_protocols
+    return fixed
 
 
 def is_follow_up(drafts: Sequence[Draft]) -> bool:
@@ -124,6 +192,8 @@ def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], l
             continue
         body, pairs = split_answers(text)
         drafts = read_request(body, lexicon)
+        for draft in drafts:
+            draft.unread = []  # asked about (or not) in its own turn; this turn reads only its own words
         if prior is not None and is_follow_up(drafts):
             prior = apply_follow_up(prior, drafts[0])
             answers.extend(pairs)

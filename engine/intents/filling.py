@@ -9,10 +9,10 @@ from typing import Final
 from engine.intents.amounts import Facts
 from engine.intents.chains import ChainFiller
 from engine.intents.clarify import Answers
+from engine.intents.drafts import Draft
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.questions import doing
-from engine.intents.reader import Draft
 from engine.intents.settling import Settler
 from engine.intents.steps import ASSET_ACTIONS, CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Outcome, Step
 from engine.intents.universe import canonical_asset

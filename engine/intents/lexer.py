@@ -8,21 +8,42 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
 
-from engine.intents.vocabulary import SCALES, TYPO_MIN_LENGTH
+from engine.intents.numerals import (
+    FRACTION_NAMES,
+    GLUED_SCALES,
+    NUMBER_WORDS,
+    SCALES,
+    read_fraction_words,
+    read_literal,
+    read_ratio,
+    read_words,
+    scaled,
+    share,
+)
+from engine.intents.vocabulary import TYPO_MIN_LENGTH
 
 # EVM addresses are 0x + 40 hex digits (EIP-55 case kept as typed); Solana addresses are base58 of
-# 32 to 44 characters (solana docs, "Accounts": a public key shown as a base58 string).
+# 32 to 44 characters (solana docs, "Accounts": a public key shown as a base58 string). A number is any
+# run of digits with separators; numerals.read_literal decides what the separators mean.
 _TOKEN_RE: Final = re.compile(
     r"""
     (?P<evm>0x[0-9a-fA-F]{40})(?![0-9a-zA-Z])
    |(?P<sol>[1-9A-HJ-NP-Za-km-z]{32,44})(?![0-9a-zA-Z])
    |(?P<ens>[a-zA-Z0-9-]+\.eth)(?![0-9a-zA-Z.])
-   |(?P<number>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?P<suffix>[a-zA-Z]+)?
+   |(?P<number>\d[\d.,]*\d|\d|\.\d+)(?P<suffix>[a-zA-Z]+)?
    |(?P<word>[a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z](?![a-zA-Z]))?(?:'[a-zA-Z]+)?)
-   |(?P<punct>->|=>|\u2192|[,;/$%&+?!:]|\.|-|—|–)
+   |(?P<punct>->|=>|>=|<=|\u2192|[,;/$%&+?!:@#<>=~*()"\u20ac\u00a3]|\.|-|—|–)
     """,
     re.VERBOSE,
 )
+
+# Ether's symbol: "Ξ0.5" and "0.5 Ξ" are amounts of ETH.
+_ETHER_BEFORE: Final = re.compile(r"\u039e\s*(\d[\d.,]*\d|\d|\.\d+)")
+# A minus sign glued to a number and not to a word before it ("-1 eth", but not "eth-usdc").
+_MINUS: Final = frozenset({"-", "\u2212"})
+
+# Words that may start a spelled number or share.
+_SPELLING_WORDS: Final = NUMBER_WORDS | frozenset(FRACTION_NAMES) | {"a", "an"}
 
 # Bound on remembered corrections, so arbitrary text cannot grow memory without limit.
 _CACHE_LIMIT: Final = 4096
@@ -30,23 +51,48 @@ _CACHE_LIMIT: Final = 4096
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One lexical item: kind is word, number, evm, sol, ens (an ENS name) or punct. Words are lower case; addresses keep case."""
+    """One lexical item: kind is word, number, evm, sol, ens (an ENS name) or punct. Words are lower case;
+    addresses keep case.
+
+    A number carries its value, or None with `problem` when it is not one readable number. `share` marks a
+    part of something rather than a quantity ("a third", "3/4"), `exact` whether that part has a finite
+    decimal form, `spelled` a number written in words, `negative` a minus sign glued to it.
+    """
 
     kind: str
     text: str
     value: Decimal | None = None
     scaled: bool = False
+    spelled: bool = False
+    share: bool = False
+    exact: bool = True
+    negative: bool = False
+    problem: str | None = None
 
 
-def _number_token(digits: str, suffix: str | None) -> list[Token]:
-    value = Decimal(digits.replace(",", ""))
+def _number_token(digits: str, suffix: str | None, negative: bool) -> list[Token]:
+    numeral = read_literal(digits)
+    value = numeral.value
     if suffix is None:
-        return [Token("number", digits, value)]
+        return [Token("number", digits, value, negative=negative, problem=numeral.problem)]
     lowered = suffix.lower()
-    if lowered in SCALES:
-        return [Token("number", digits + lowered, value * SCALES[lowered], scaled=True)]
+    if lowered in GLUED_SCALES:
+        scaled_value = None if value is None else scaled(value, lowered)
+        return [
+            Token(
+                "number",
+                digits + lowered,
+                scaled_value,
+                scaled=True,
+                negative=negative,
+                problem=numeral.problem,
+            )
+        ]
     # "100usdc", "10x": a number glued to a word.
-    return [Token("number", digits, value), Token("word", lowered)]
+    return [
+        Token("number", digits, value, negative=negative, problem=numeral.problem),
+        Token("word", lowered),
+    ]
 
 
 def _looks_like_solana(text: str) -> bool:
@@ -54,16 +100,34 @@ def _looks_like_solana(text: str) -> bool:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split text into tokens; never raises. Possessive 's is dropped ("solana's" -> "solana")."""
-    normalized = text.replace("\u2019", "'").replace("\u2018", "'")
+    """Split text into tokens; never raises. Possessive 's is dropped ("solana's" -> "solana"); spelled
+    numbers, fractions and ratios are read into number tokens (see numerals.py)."""
+    normalized = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2212", "-")
+    normalized = _ETHER_BEFORE.sub(r" \1 eth ", normalized).replace("\u039e", " eth ")
     tokens: list[Token] = []
+    # (start, end) of each token in `normalized`, to tell "3/4" from "3 / 4".
+    spans: list[tuple[int, int]] = []
     for match in _TOKEN_RE.finditer(normalized):
+        start = match.start()
         if match.group("evm"):
             tokens.append(Token("evm", match.group("evm")))
         elif match.group("ens"):
             tokens.append(Token("ens", match.group("ens").lower()))
         elif match.group("number"):
-            tokens.extend(_number_token(match.group("number"), match.group("suffix")))
+            negative = (
+                bool(tokens)
+                and tokens[-1].kind == "punct"
+                and tokens[-1].text in _MINUS
+                and spans[-1][1] == start
+                and (spans[-1][0] == 0 or not normalized[spans[-1][0] - 1].isalnum())
+            )
+            if negative:
+                tokens.pop()
+                start = spans.pop()[0]
+            made = _number_token(match.group("number"), match.group("suffix"), negative)
+            tokens.extend(made)
+            spans.extend([(start, match.end())] * len(made))
+            continue
         elif match.group("sol") and _looks_like_solana(match.group("sol")):
             tokens.append(Token("sol", match.group("sol")))
         elif match.group("sol") or match.group("word"):
@@ -73,7 +137,90 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("word", word))
         else:
             tokens.append(Token("punct", match.group("punct")))
-    return tokens
+        spans.append((start, match.end()))
+    return _read_spelled(_read_ratios(tokens, spans))
+
+
+def _read_ratios(tokens: list[Token], spans: list[tuple[int, int]]) -> list[Token]:
+    """ "3/4" written without spaces is one share token (1/3 too, marked inexact)."""
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if (
+            token.kind == "number"
+            and index + 2 < len(tokens)
+            and tokens[index + 1].text == "/"
+            and tokens[index + 2].kind == "number"
+            and spans[index][1] == spans[index + 1][0]
+            and spans[index + 1][1] == spans[index + 2][0]
+        ):
+            ratio = read_ratio(token.text, tokens[index + 2].text)
+            text = f"{token.text}/{tokens[index + 2].text}"
+            if ratio is None:
+                out.append(Token("number", text, None, problem="not a fraction of a balance"))
+            else:
+                out.append(
+                    Token("number", text, ratio[0], share=True, exact=ratio[1], negative=token.negative)
+                )
+            index += 3
+            continue
+        out.append(token)
+        index += 1
+    return out
+
+
+def _read_spelled(tokens: list[Token]) -> list[Token]:
+    """Runs of number words become number tokens: "two hundred" (200), "one and a half" (1.5), "half an"
+    (0.5 of what follows), and shares: "half", "a third", "two thirds"."""
+    if not any(token.kind == "word" and token.text in _SPELLING_WORDS for token in tokens):
+        return tokens
+    words = [token.text if token.kind in ("word", "punct") else "" for token in tokens]
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        if tokens[index].kind != "word":
+            out.append(tokens[index])
+            index += 1
+            continue
+        made, used = _spelled_at(words, index)
+        if made is None:
+            out.append(tokens[index])
+            index += 1
+        else:
+            out.append(made)
+            index += used
+    return out
+
+
+def _spelled_at(words: list[str], index: int) -> tuple[Token | None, int]:
+    word = words[index]
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if word == "half" and following in ("a", "an"):
+        after = words[index + 2] if index + 2 < len(words) else ""
+        if after in SCALES:
+            return Token(
+                "number",
+                f"half {following} {after}",
+                scaled(Decimal("0.5"), after),
+                spelled=True,
+                scaled=True,
+            ), 3
+        return Token("number", f"half {following}", Decimal("0.5"), spelled=True), 2
+    if word in ("quarter", "third") and following == "of":
+        value, exact = share(1, 4 if word == "quarter" else 3)
+        return Token("number", word, value, spelled=True, share=True, exact=exact), 1
+    fraction = read_fraction_words(words, index)
+    if fraction is not None:
+        text = " ".join(words[index : index + fraction.used])
+        return Token(
+            "number", text, fraction.value, spelled=True, share=True, exact=fraction.exact
+        ), fraction.used
+    spelled = read_words(words, index)
+    if spelled is not None:
+        text = " ".join(words[index : index + spelled.used]).replace(" - ", "-")
+        return Token("number", text, spelled.value, spelled=True), spelled.used
+    return None, 1
 
 
 def within_one_edit(left: str, right: str) -> bool:

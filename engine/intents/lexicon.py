@@ -4,26 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Final
 
 from engine.intents.lexer import Token, TypoIndex
+from engine.intents.numerals import FRACTION_NAMES, NUMBER_WORDS, SCALES
 from engine.intents.universe import AssetUniverse
 from engine.intents.vocabulary import (
+    ALL_BUT_WORDS,
     EVERYTHING_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
-    FRACTION_WORDS,
     FROM_WORDS,
     LIQUIDITY_WORDS,
     MAX_WORDS,
-    NUMBER_WORDS,
     ON_WORDS,
     PERCENT_WORDS,
     PLAIN_WORDS,
     PRONOUNS,
     PROTOCOL_ALIASES,
-    SCALES,
     STEP_JOINERS,
     TO_WORDS,
     UNSUPPORTED,
@@ -31,6 +29,7 @@ from engine.intents.vocabulary import (
     VERBS,
     WITH_WORDS,
 )
+from engine.intents.wording import CONDITION_WORDS, FILLER, NEGATIONS, TIME_UNITS, TIME_WORDS
 
 # Longest alias, in words, the lexicon tries to match ("binance smart chain").
 _MAX_PHRASE_WORDS: Final = 3
@@ -40,8 +39,8 @@ _GRAMMAR_WORDS: Final[frozenset[str]] = (
     LIQUIDITY_WORDS
     | EVERYTHING_WORDS
     | MAX_WORDS
-    | frozenset(FRACTION_WORDS)
-    | frozenset(NUMBER_WORDS)
+    | frozenset(FRACTION_NAMES)
+    | NUMBER_WORDS
     | PRONOUNS
     | FOLLOW_UP_WORDS
     | frozenset({"worth", "rewards", "wallet"})
@@ -60,15 +59,22 @@ _KNOWN_WORDS: Final[frozenset[str]] = (
     | frozenset(SCALES)
     | frozenset(UNSUPPORTED)
     | PERCENT_WORDS
+    | ALL_BUT_WORDS
+    | FILLER
+    | NEGATIONS
+    | CONDITION_WORDS
+    | TIME_WORDS
+    | TIME_UNITS
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Lexeme:
-    """A classified token run. kind: chain, asset, protocol, verb, number, number_word, evm, sol, punct,
-    word (a word of the grammar or of plain English) or unknown (a word nobody knows, maybe a token).
+    """A classified token run. kind: chain, asset, protocol, verb, number, evm, sol, ens, punct, word (a
+    word of the grammar or of plain English) or unknown (a word nobody knows, maybe a token).
 
-    A word naming both a chain and an asset ("eth", "sol", "bnb") carries both `chain` and `asset`.
+    A word naming both a chain and an asset ("eth", "sol", "bnb") carries both `chain` and `asset`; a verb
+    written as "-ing" ("after bridging it") is marked `gerund`.
     """
 
     kind: str
@@ -78,6 +84,7 @@ class Lexeme:
     protocol: str | None = None
     action: str | None = None
     token: Token | None = None
+    gerund: bool = False
 
 
 class Lexicon:
@@ -127,11 +134,11 @@ class Lexicon:
         lexeme = self._lookup((word,))
         if lexeme is not None:
             return lexeme, 1
-        if word in NUMBER_WORDS:
-            # A number word counts as an amount only before an asset (checked by the reader).
-            return Lexeme("number_word", word, token=Token("number", word, Decimal(NUMBER_WORDS[word]))), 1
         if word in _KNOWN_WORDS or word in _GRAMMAR_WORDS:
             return Lexeme("word", word), 1
+        gerund = _gerund(word)
+        if gerund is not None:
+            return Lexeme("verb", word, action=VERBS[gerund], gerund=True), 1
         corrected = self._typos.correct(word)
         if corrected is not None:
             fixed = self._lookup((corrected,))
@@ -152,3 +159,14 @@ class Lexicon:
         if len(words) == 1 and words[0] in VERBS:
             return Lexeme("verb", text, action=VERBS[words[0]])
         return None
+
+
+def _gerund(word: str) -> str | None:
+    """The verb a "-ing" word is made of ("bridging" -> bridge, "swapping" -> swap), or None."""
+    if not word.endswith("ing") or len(word) < 6:
+        return None
+    stem = word[:-3]
+    for candidate in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):
+        if candidate in VERBS:
+            return candidate
+    return None

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from engine.intents import scope
 from engine.intents.amounts import Facts, address_key
 from engine.intents.clarify import Answers, split_answers
-from engine.intents.context import apply_follow_up, is_follow_up, prior_request, read_request
+from engine.intents.context import apply_follow_up, is_follow_up, prior_request, read_text
+from engine.intents.drafts import AmountSpec, Draft
 from engine.intents.lexicon import Lexicon
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
 from engine.intents.prose import reasoning, suggested_name
-from engine.intents.reader import AmountSpec, Draft
 from engine.intents.resolver import Resolver
 from engine.intents.steps import Carry, Outcome, Step
 from engine.intents.universe import AssetUniverse
@@ -64,9 +65,20 @@ class IntentParser:
         """Read the prompt (names resolved against the registry), its answers and the conversation."""
         prompt, pairs = split_answers(request.prompt)
         wallets = WalletContext(request.wallets, self.universe)
-        reading = Reading(drafts=read_request(prompt, self.lexicon), answers=Answers(pairs), wallets=wallets)
+        text = read_text(prompt, self.lexicon)
+        reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets)
         if not wallets.wallets:
             reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
+            return reading
+        if text.question:
+            reading.refusal = scope.question()
+            return reading
+        unsupported = next((draft.unsupported for draft in text.drafts if draft.unsupported), None)
+        if unsupported is not None:
+            reading.refusal = scope.unsupported(unsupported)
+            return reading
+        if text.wait is not None:
+            reading.refusal = scope.waiting(text.wait)
             return reading
         found = prior_request(request.conversation_context, self.lexicon)
         if found is not None and is_follow_up(reading.drafts):
@@ -80,10 +92,8 @@ class IntentParser:
             if draft.action is None and draft.items and (draft.to_chain or draft.addresses):
                 # "100 usdc to arbitrum", "5 usdc to 0x...": with no verb, moving is the only reading.
                 draft.action, draft.verb = "transfer", "move"
-        if not reading.drafts:
-            reading.refusal = (
-                "The request is empty; tell me what to do, for example 'swap 1 eth to usdc on base'."
-            )
+        if not reading.drafts or not any(draft.has_content or draft.unread for draft in reading.drafts):
+            reading.refusal = scope.chit_chat()
         return reading
 
     def resolve(self, reading: Reading, facts: Facts) -> Outcome:

@@ -1,46 +1,46 @@
-"""One clause of lexemes -> a Draft: the verb, the (amount, asset) items and the slots the words fill."""
+"""One clause of lexemes -> a Draft: the verb, the (amount, asset) items and the slots the words fill.
+
+Every lexeme is either used by the reading, or filler (wording.FILLER), or reported in `Draft.unread`, so a
+number, a negation or a word the reader does not know is never dropped in silence.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Final
 
+from engine.intents.drafts import MAX, AmountSpec, Draft, Item, Unread
 from engine.intents.lexicon import Lexeme
+from engine.intents.numerals import SCALES
+from engine.intents.verbs import settle_action
 from engine.intents.vocabulary import (
+    ALL_BUT_WORDS,
     EVERYTHING_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
-    FRACTION_WORDS,
     FROM_WORDS,
     LIQUIDITY_WORDS,
     MAX_WORDS,
     ON_WORDS,
     PERCENT_WORDS,
+    PHRASAL_VERBS,
     PRONOUNS,
-    SCALES,
+    STEP_JOINERS,
     TO_WORDS,
     UNSUPPORTED,
     USD_WORDS,
     WITH_WORDS,
 )
+from engine.intents.wording import FILLER, FILLER_PUNCT, NEGATIONS
 
-# Two-word verbs: (first word, second word) -> action. The first word may be any lexeme text.
-_PHRASAL: Final[dict[tuple[str, str], str]] = {
-    ("pay", "back"): "repay",
-    ("pay", "off"): "repay",
-    ("take", "out"): "withdraw",
-    ("cash", "out"): "withdraw",
-    ("pull", "out"): "withdraw",
-}
+__all__ = ["read_clause"]
 
 # Verbs whose lone first word asks for something the service does not do.
 _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
     "long": "leveraged long positions are not supported",
     "short": "short positions are not supported",
 }
-
 
 # Arrows read as "to" ("eth -> base").
 _ARROWS: Final[frozenset[str]] = frozenset({"->", "=>", "\u2192"})
@@ -53,61 +53,15 @@ _PROTOCOL_PREPOSITIONS: Final[frozenset[str]] = frozenset(
     {"on", "into", "in", "via", "using", "with", "through", "at"}
 )
 
+# Words after an amount that make it an amount of something ("100 usdc", "$5 worth", "half of").
+_AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
+    USD_WORDS | PERCENT_WORDS | frozenset(SCALES) | {"of", "%", "worth"}
+)
 
-@dataclass(frozen=True, slots=True)
-class AmountSpec:
-    """An amount as written: exact tokens, a fraction of the balance, the whole balance, or US dollars."""
-
-    kind: str  # exact | fraction | max | usd | chained
-    value: Decimal | None = None
-
-
-MAX: Final = AmountSpec("max")
-CHAINED: Final = AmountSpec("chained")
-
-
-@dataclass(slots=True)
-class Item:
-    """An asset the clause names, with the amount written next to it (if any)."""
-
-    asset: str | None
-    amount: AmountSpec | None
-    # Where this item goes when a clause lists several ("0.1 eth to 0xA and 0.2 eth to 0xB").
-    address: str | None = None
-    to_chain: str | None = None
-
-
-@dataclass(slots=True)
-class Draft:
-    """What one clause says, before defaults, wallets and chaining are applied."""
-
-    text: str
-    action: str | None = None
-    verb: str | None = None
-    items: list[Item] = field(default_factory=list)
-    to_asset: str | None = None
-    exact_output: bool = False
-    from_chain: str | None = None
-    to_chain: str | None = None
-    on_chain: str | None = None
-    bare_chains: list[str] = field(default_factory=list)
-    protocol: str | None = None
-    addresses: list[str] = field(default_factory=list)
-    own_wallet_target: bool = False
-    pronoun: bool = False
-    everything: bool = False
-    liquidity: bool = False
-    fees: bool = False
-    follow_up: bool = False
-    loose_amount: AmountSpec | None = None
-    unsupported: str | None = None
-    unknown_assets: list[str] = field(default_factory=list)
-    unknown_protocols: list[str] = field(default_factory=list)
-    ens_names: list[str] = field(default_factory=list)
-
-    @property
-    def assets(self) -> list[str]:
-        return [item.asset for item in self.items if item.asset is not None]
+# Grammar words the reader always uses: they only steer how the words around them are read.
+_STRUCTURE: Final[frozenset[str]] = (
+    FROM_WORDS | TO_WORDS | ON_WORDS | WITH_WORDS | FOR_WORDS | STEP_JOINERS | {"of", "worth", "but", "back"}
+)
 
 
 def _prep_role(word: str) -> str | None:
@@ -130,7 +84,12 @@ class _Reader:
         self.draft = Draft(text=" ".join(lexeme.text for lexeme in lexemes))
         self.prep: str | None = None
         self.pending: AmountSpec | None = None
-        self.usd_next = False
+        # Lexemes of the pending amount, and of amounts read but never given to anything.
+        self.pending_at: list[int] = []
+        self.dropped: set[int] = set()
+        self.used: set[int] = set()
+        self.usd_next: int | None = None
+        self.kept_asset: str | None = None
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -139,6 +98,7 @@ class _Reader:
         first = self.peek(0)
         if first is not None and first.text in _UNSUPPORTED_VERBS:
             self.draft.unsupported = _UNSUPPORTED_VERBS[first.text]
+            self.used.add(0)
         skip = 0
         for index, lexeme in enumerate(self.lexemes):
             if skip:
@@ -148,64 +108,50 @@ class _Reader:
         if self.pending is not None:
             bare = [item for item in self.draft.items if item.amount is None]
             if bare:
-                bare[-1].amount = self.pending
+                bare[-1].amount = self.take_pending()
+            elif not self.draft.items or self.draft.pronoun:
+                self.draft.loose_amount = self.take_pending()
             else:
-                self.draft.loose_amount = self.pending
+                # Every asset has its amount already: this number is no amount of anything.
+                self.dropped.update(self.pending_at)
+        self.draft.unread = self.unread()
         return self.draft
 
-    def step(self, index: int, lexeme: Lexeme) -> int:
-        """Read one lexeme; returns how many following lexemes it consumed."""
-        kind = lexeme.kind
-        if kind == "punct":
-            self.punct(lexeme.text)
-        elif kind in ("number", "number_word"):
-            return self.number(index, lexeme)
-        elif kind == "verb":
-            return self.verb(index, lexeme)
-        elif kind in ("chain", "asset"):
-            self.noun(index, lexeme)
-        elif kind == "protocol":
-            self.draft.protocol = self.draft.protocol or lexeme.protocol
-            self.prep = None
-        elif kind in ("evm", "sol"):
-            self.draft.addresses.append(lexeme.text)
-            if self.draft.items and self.draft.items[-1].address is None:
-                self.draft.items[-1].address = lexeme.text
-            self.prep = None
-        elif kind == "ens":
-            self.draft.ens_names.append(lexeme.text)
-            self.prep = None
-        elif kind == "unknown":
-            self.unknown(index, lexeme.text)
-        else:
-            return self.word(index, lexeme.text)
-        return 0
+    # -- amounts ---------------------------------------------------------------------------------
 
-    def punct(self, text: str) -> None:
-        if text in _ARROWS:
-            self.prep = "to"
-        elif text == "$":
-            if self.pending is not None and self.pending.kind == "exact":
-                self.pending = AmountSpec("usd", self.pending.value)
-            else:
-                self.usd_next = True
-        elif text == "%":
-            self.percent()
+    def set_pending(self, spec: AmountSpec, *indices: int) -> None:
+        """A new amount; one still waiting for its asset is not an amount of anything."""
+        if self.pending is not None:
+            self.dropped.update(self.pending_at)
+        self.pending, self.pending_at = spec, list(indices)
+        if self.usd_next is not None:
+            self.pending_at.append(self.usd_next)
+            self.usd_next = None
 
-    def percent(self) -> None:
-        if self.pending is not None and self.pending.kind == "exact":
-            share = (self.pending.value or Decimal(0)) / 100
-            self.pending = MAX if share >= 1 else AmountSpec("fraction", share)
+    def take_pending(self) -> AmountSpec | None:
+        spec, self.pending = self.pending, None
+        self.used.update(self.pending_at)
+        self.pending_at = []
+        return spec
 
     def number(self, index: int, lexeme: Lexeme) -> int:
         token = lexeme.token
-        assert token is not None and token.value is not None
+        assert token is not None
         following = self.peek(index + 1)
-        amount_follows = following is not None and (
-            following.kind == "asset" or following.text in USD_WORDS or following.text in SCALES
-        )
-        if lexeme.kind == "number_word" and not amount_follows:
-            return 0  # "the other one" is not an amount
+        follows = following is not None and (following.kind == "asset" or following.text in _AMOUNT_FOLLOWERS)
+        if token.negative:
+            self.draft.refusal = f'Amounts can\'t be negative ("-{token.text}"); say how much to use.'
+            self.used.add(index)
+            return 0
+        if token.spelled and lexeme.text in ("one", "a", "an") and not follows and self.usd_next is None:
+            self.used.add(index)  # "the other one" is not an amount
+            return 0
+        if token.value is None:
+            self.set_pending(AmountSpec("unclear", written=token.text), index)
+            return 0
+        if token.share:
+            self.share(index, lexeme, following)
+            return 0
         value = token.value
         used = 0
         if following is not None and following.text in SCALES and not token.scaled:
@@ -213,42 +159,154 @@ class _Reader:
             used = 1
         if following is not None and following.text == "x":
             self.draft.unsupported = UNSUPPORTED["leverage"]
-        self.pending = AmountSpec("usd" if self.usd_next else "exact", value)
-        self.usd_next = False
+            self.used.add(index + 1)
+        spelled = " ".join(self.lexemes[i].text for i in range(index, index + 1 + used))
+        indices = range(index, index + 1 + used)
+        if self.all_but(index, value, spelled, indices):
+            return used
+        kind = "usd" if self.usd_next is not None else "exact"
+        self.set_pending(AmountSpec(kind, value, spelled), *indices)
         return used
+
+    def share(self, index: int, lexeme: Lexeme, following: Lexeme | None) -> None:
+        """A part of something: "3/4 of my dai", "half my eth", "a third of it" is a share of a balance;
+        "1/2 eth" (a written ratio right before an asset) is that many tokens, asked when it has no exact
+        decimal form; "half eth" could be either and is asked."""
+        token = lexeme.token
+        assert token is not None and token.value is not None
+        if following is not None and following.asset is not None:
+            if not token.spelled and token.exact:
+                self.set_pending(AmountSpec("exact", token.value, lexeme.text), index)
+            else:
+                self.set_pending(AmountSpec("unclear", written=f"{lexeme.text} {following.text}"), index)
+            return
+        share = token.value
+        self.set_pending(MAX if share >= 1 else AmountSpec("fraction", share, lexeme.text), index)
+
+    def all_but(self, index: int, value: Decimal, written: str, indices: range) -> bool:
+        """ "all but 100 dai", "everything except 0.1", "all my eth but keep 0.1": the whole balance less the
+        number just read. True when the number was read so."""
+        joiners: list[int] = []
+        at = index - 1
+        while at >= 0 and self.lexemes[at].text in ALL_BUT_WORDS:
+            joiners.append(at)
+            at -= 1
+        if not joiners:
+            return False
+        spec = AmountSpec("all_but", value, f"all but {written}")
+        if self.pending is MAX:
+            self.pending = spec
+            self.pending_at += [*joiners, *indices]
+            return True
+        spent = next((item for item in reversed(self.draft.items) if item.amount is MAX), None)
+        if spent is None:
+            return False
+        spent.amount = spec
+        self.used.update([*joiners, *indices])
+        self.kept_asset = spent.asset
+        return True
+
+    def percent(self, index: int) -> bool:
+        if self.pending is not None and self.pending.kind == "exact":
+            share = (self.pending.value or Decimal(0)) / 100
+            written = f"{self.pending.written}%"
+            self.pending = MAX if share == 1 else AmountSpec("fraction", share, written)
+            if share > 1:
+                self.draft.refusal = f"{written} is more than all of it; say an amount up to 100%."
+            self.pending_at.append(index)
+            return True
+        return False
+
+    # -- one lexeme ------------------------------------------------------------------------------
+
+    def step(self, index: int, lexeme: Lexeme) -> int:
+        """Read one lexeme; returns how many following lexemes it consumed."""
+        kind = lexeme.kind
+        if kind == "punct":
+            self.punct(index, lexeme.text)
+        elif kind == "number":
+            return self.number(index, lexeme)
+        elif kind == "verb":
+            return self.verb(index, lexeme)
+        elif kind in ("chain", "asset"):
+            self.noun(index, lexeme)
+        elif kind == "protocol":
+            if self.draft.protocol in (None, lexeme.protocol):
+                self.draft.protocol = lexeme.protocol
+                self.used.add(index)
+            self.prep = None
+        elif kind in ("evm", "sol"):
+            self.draft.addresses.append(lexeme.text)
+            if self.draft.items and self.draft.items[-1].address is None:
+                self.draft.items[-1].address = lexeme.text
+            self.used.add(index)
+            self.prep = None
+        elif kind == "ens":
+            self.draft.ens_names.append(lexeme.text)
+            self.used.add(index)
+            self.prep = None
+        elif kind == "unknown":
+            self.unknown(index, lexeme.text)
+        else:
+            return self.word(index, lexeme.text)
+        return 0
+
+    def punct(self, index: int, text: str) -> None:
+        if text in _ARROWS:
+            self.prep = "to"
+            self.used.add(index)
+        elif text == "$":
+            if self.pending is not None and self.pending.kind == "exact" and self.pending_at:
+                self.pending = AmountSpec("usd", self.pending.value, self.pending.written)
+                self.pending_at.append(index)
+            else:
+                self.usd_next = index
+        elif text == "%":
+            self.percent(index)
+        elif text in FILLER_PUNCT:
+            self.used.add(index)
 
     def verb(self, index: int, lexeme: Lexeme) -> int:
         following = self.peek(index + 1)
-        if following is not None and (lexeme.text, following.text) in _PHRASAL:
-            self.set_action(_PHRASAL[(lexeme.text, following.text)], lexeme.text)
+        if following is not None and (lexeme.text, following.text) in PHRASAL_VERBS:
+            action, verb = PHRASAL_VERBS[(lexeme.text, following.text)]
+            if self.set_action(action, verb):
+                self.used.update((index, index + 1))
             return 1
-        self.set_action(lexeme.action, lexeme.text)
+        if self.set_action(lexeme.action, lexeme.text) or lexeme.action == self.draft.action:
+            self.used.add(index)
+        elif lexeme.gerund:
+            self.used.add(index)  # "claim my staking rewards": a verb used as an adjective
         return 0
 
-    def set_action(self, action: str | None, verb: str) -> None:
+    def set_action(self, action: str | None, verb: str) -> bool:
         if self.draft.action is None and action is not None:
             self.draft.action = action
             self.draft.verb = verb
             self.prep = None
+            return True
+        return False
 
     def word(self, index: int, word: str) -> int:
         draft = self.draft
         following = self.peek(index + 1)
-        if following is not None and (word, following.text) in _PHRASAL:
-            self.set_action(_PHRASAL[(word, following.text)], word)
+        if following is not None and (word, following.text) in PHRASAL_VERBS:
+            action, verb = PHRASAL_VERBS[(word, following.text)]
+            if self.set_action(action, verb):
+                self.used.update((index, index + 1))
             return 1
         role = _prep_role(word)
+        used = True
         if role is not None:
             self.prep = role
         elif word in PERCENT_WORDS:
-            self.percent()
+            used = self.percent(index)
         elif word in USD_WORDS and self.pending is not None and self.pending.kind == "exact":
-            self.pending = AmountSpec("usd", self.pending.value)
+            self.pending = AmountSpec("usd", self.pending.value, self.pending.written)
+            self.pending_at.append(index)
         elif word in MAX_WORDS:
-            self.pending = MAX
+            self.set_pending(MAX, index)
             draft.everything = draft.everything or word == "everything"
-        elif word in FRACTION_WORDS:
-            self.pending = AmountSpec("fraction", Decimal(FRACTION_WORDS[word]))
         elif word in ("loan", "loans") and draft.action in (None, "withdraw"):
             draft.action, draft.verb = "borrow", word
         elif word in UNSUPPORTED:
@@ -259,19 +317,32 @@ class _Reader:
             and following.text in ("order", "orders", "loss")
         ):
             draft.unsupported = "limit and stop orders are not supported"
+            self.used.add(index + 1)
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
+        elif word == "back" and (draft.action in ("bridge", "transfer", None)):
+            draft.back = True
+        elif word in ALL_BUT_WORDS and word != "but":
+            used = False  # "except", "keep" are read with the number after them ("all except 0.1")
+        elif word not in _STRUCTURE and word not in FILLER:
+            used = False
         if word in EVERYTHING_WORDS:
             draft.everything = True
+            used = True
         if word in LIQUIDITY_WORDS:
             draft.liquidity = True
             draft.fees = draft.fees or word in ("fees", "fee")
+            used = True
         if word in PRONOUNS:
             draft.pronoun = True
+            used = True
             if self.pending is not None:  # "half of it", "all of them"
-                draft.loose_amount, self.pending = self.pending, None
+                draft.loose_amount = self.take_pending()
         if word in FOLLOW_UP_WORDS:
             draft.follow_up = True
+            used = True
+        if used:
+            self.used.add(index)
         return 0
 
     def unknown(self, index: int, word: str) -> None:
@@ -282,19 +353,21 @@ class _Reader:
         swap_target = self.prep in ("for", "to") and self.draft.action == "swap"
         if self.pending is not None or after_verb or determiner or swap_target:
             self.draft.unknown_assets.append(word)
-            self.pending = None
+            self.used.update([index, *self.pending_at])
+            self.pending, self.pending_at = None, []
         elif (
             self.prep in ("on", "to", "with")
             and previous is not None
             and previous.text in _PROTOCOL_PREPOSITIONS
         ):
             self.draft.unknown_protocols.append(word)
+            self.used.add(index)
 
     def noun(self, index: int, lexeme: Lexeme) -> None:
         if lexeme.chain is not None and (lexeme.asset is None or self.reads_as_chain(index)):
-            self.chain(lexeme.chain)
+            self.chain(index, lexeme.chain)
         elif lexeme.asset is not None:
-            self.asset(lexeme.asset)
+            self.asset(index, lexeme.asset)
 
     def reads_as_chain(self, index: int) -> bool:
         """A word naming a chain and an asset ("eth", "polygon") is an asset after an amount or before a
@@ -307,11 +380,7 @@ class _Reader:
         if following is not None and following.text in ("/", "-"):
             return False
         previous = self.peek(index - 1)
-        if (
-            self.pending is not None
-            and previous is not None
-            and previous.kind in ("number", "number_word", "punct")
-        ):
+        if self.pending is not None and previous is not None and previous.kind in ("number", "punct"):
             return False  # "2 eth", "$100 eth": an amount of the asset
         if self.prep in ("from", "on"):
             return True
@@ -321,8 +390,9 @@ class _Reader:
             return False
         return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
 
-    def chain(self, slug: str) -> None:
+    def chain(self, index: int, slug: str) -> None:
         draft = self.draft
+        self.used.add(index)
         if self.prep == "from" and draft.from_chain is None:
             draft.from_chain = slug
         elif self.prep == "to" and draft.items and draft.items[-1].to_chain is None:
@@ -332,59 +402,65 @@ class _Reader:
             draft.to_chain = slug
         elif self.prep == "on" and draft.on_chain is None:
             draft.on_chain = slug
+        elif slug in (draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains):
+            pass  # the same chain named twice ("on base ... on base")
         else:
             draft.bare_chains.append(slug)
         self.prep = None
 
-    def asset(self, symbol: str) -> None:
+    def asset(self, index: int, symbol: str) -> None:
         draft = self.draft
+        self.used.add(index)
         if self.pending is not None:
-            draft.items.append(Item(symbol, self.pending))
-            self.pending = None
+            draft.items.append(Item(symbol, self.take_pending()))
+        elif symbol == self.kept_asset:
+            self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
         elif draft.action == "swap" and self.prep in ("for", "to") and draft.to_asset is None:
             draft.to_asset = symbol
         else:
             draft.items.append(Item(symbol, None))
         self.prep = None
 
+    # -- what was not read -----------------------------------------------------------------------
+
+    def unread(self) -> list[Unread]:
+        """Runs of lexemes the reading did not use; filler between unread words joins their run."""
+        runs: list[Unread] = []
+        words: list[str] = []
+        kinds: set[str] = set()
+        for index, lexeme in enumerate(self.lexemes):
+            filler = _filler(lexeme)
+            if index in self.dropped or (index not in self.used and not filler):
+                words.append(lexeme.text)
+                if lexeme.kind == "number":
+                    kinds.add("number")
+                elif lexeme.text in NEGATIONS:
+                    kinds.add("negation")
+            elif words and filler and index not in self.used:
+                words.append(lexeme.text)
+            elif words:
+                runs.append(_run(words, kinds))
+                words, kinds = [], set()
+        if words:
+            runs.append(_run(words, kinds))
+        return runs
+
+
+def _filler(lexeme: Lexeme) -> bool:
+    if lexeme.kind == "punct":
+        return lexeme.text in FILLER_PUNCT
+    return lexeme.kind == "word" and lexeme.text in FILLER
+
+
+def _run(words: list[str], kinds: set[str]) -> Unread:
+    while len(words) > 1 and words[-1] in FILLER:
+        words.pop()
+    kind = "negation" if "negation" in kinds else "number" if "number" in kinds else "word"
+    return Unread(" ".join(words), kind)
+
 
 def read_clause(lexemes: Sequence[Lexeme]) -> Draft:
     """Read a clause into a Draft, then settle verbs that depend on context (buy, add liquidity, ...)."""
     draft = _Reader(lexemes).run()
-    _settle_action(draft)
+    settle_action(draft)
     return draft
-
-
-def _settle_action(draft: Draft) -> None:
-    action, verb = draft.action, draft.verb
-    if verb == "buy" and draft.items and draft.to_asset is None:
-        target = draft.items.pop(0)
-        draft.to_asset = target.asset
-        if target.amount is not None and target.amount.kind == "usd":
-            _give_amount(draft, target.amount)
-        elif target.amount is not None:
-            draft.exact_output = True
-    elif (
-        action == "swap"
-        and draft.to_asset is None
-        and len(draft.items) == 2
-        and draft.items[1].amount is None
-    ):
-        # "swap 100 usdc eth": the second bare asset is the target.
-        draft.to_asset = draft.items.pop().asset
-    if draft.liquidity:
-        if action == "deposit" or verb in ("lp", "provide"):
-            draft.action = "lp-add"
-        elif action == "withdraw":
-            draft.action = "lp-remove"
-        elif action == "claim" and (draft.fees or len(draft.assets) == 2):
-            draft.action = "lp-collect"
-    if action in ("transfer", "bridge") and draft.everything and not draft.assets and not draft.addresses:
-        draft.action = "sweep"
-
-
-def _give_amount(draft: Draft, amount: AmountSpec) -> None:
-    if draft.items and draft.items[0].amount is None:
-        draft.items[0].amount = amount
-    elif not draft.items:
-        draft.items.append(Item(None, amount))

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from engine.intents import scope
 from engine.intents.amounts import Facts
 from engine.intents.clarify import Answers
+from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.lexicon import Lexicon
-from engine.intents.reader import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
 
@@ -32,6 +33,9 @@ _EQUIVALENT_ACTIONS: Final[dict[str, str]] = {
 # Actions whose clause may name several assets that form one position (a pool pair), not several steps.
 _PAIR_ACTIONS: Final = frozenset({"lp-add", "lp-remove", "lp-collect"})
 
+# The option of the unread-words question that says "plan without them".
+_IGNORE: Final = "ignore"
+
 # Actions that never take the previous step's protocol (a deposit's aave carries on to a borrow, but not
 # to a bridge or a swap).
 _NO_INHERIT: Final = frozenset({"bridge", "swap", "transfer", "sweep"})
@@ -49,6 +53,8 @@ class Resolver:
 
     def run(self, drafts: Sequence[Draft], carry: Carry | None = None) -> Outcome:
         """Resolve every draft in order; stops at the first refusal."""
+        if not self._read_fully(drafts):
+            return self.outcome
         previous: Step | None = None
         index = 0
         for position, draft in enumerate(drafts):
@@ -81,6 +87,39 @@ class Resolver:
                     index += 1
         return self.outcome
 
+    def _read_fully(self, drafts: Sequence[Draft]) -> bool:
+        """True when every word was read, or the caller said to plan without the words that were not.
+        A negation or a stray number is never planned past; other words are asked about once."""
+        unread = [item for draft in drafts for item in draft.unread]
+        refusal = next((draft.refusal for draft in drafts if draft.refusal), None)
+        if refusal is not None:
+            self.outcome.refuse(refusal)
+            return False
+        if not unread:
+            return True
+        quoted = ", ".join(f'"{item.text}"' for item in unread)
+        placeholder = Step(index=0, action="transfer")
+        if any(item.kind != "word" for item in unread):
+            question = (
+                f"I couldn't read {quoted} as part of a transaction, and I won't plan past a number or a "
+                "negation I don't understand. Could you say the request again without it?"
+            )
+            answer = self.filler.ask(placeholder, "unread", "rephrase", question, [])
+            if answer is not None:
+                self.filler.unusable(answer)
+            return False
+        question = f"I didn't understand {quoted} in your request. Should I plan it without those words?"
+        answer = self.filler.ask(
+            placeholder, "unread", "rephrase", question, [(_IGNORE, "Yes, plan without them")]
+        )
+        if answer is None:
+            return False
+        if answer.value != _IGNORE:
+            self.filler.unusable(answer)
+            return False
+        self.outcome.notes.append(f"As you said, I left out {quoted}.")
+        return True
+
     def _acceptable(self, draft: Draft) -> bool:
         outcome = self.outcome
         if draft.unsupported:
@@ -99,10 +138,7 @@ class Resolver:
                 f"{', '.join(self.universe.protocol_names())}, and the chains are {', '.join(self.universe.chain_slugs())}."
             )
         elif draft.action is None:
-            outcome.refuse(
-                f'I couldn\'t find an action I can plan in "{draft.text}". Try for example '
-                "'bridge 100 usdc from ethereum to base'."
-            )
+            outcome.refuse(f'I couldn\'t find an action I can plan in "{draft.text}". {scope.CAPABILITIES}')
         return outcome.refusal is None
 
     def _items(self, draft: Draft) -> list[Item]:

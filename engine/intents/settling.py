@@ -17,8 +17,9 @@ from engine.intents.amounts import (
     tidy,
     usd_to_tokens,
 )
+from engine.intents.drafts import MAX, AmountSpec
 from engine.intents.lexer import tokenize
-from engine.intents.reader import MAX, AmountSpec, read_clause
+from engine.intents.reader import read_clause
 from engine.intents.steps import Step
 
 if TYPE_CHECKING:
@@ -106,6 +107,10 @@ class Settler:
             self.settle_fraction(step, spec)
         elif spec.kind == "usd":
             self.settle_usd(step, spec)
+        elif spec.kind == "all_but":
+            self.settle_all_but(step, spec)
+        elif spec.kind == "unclear":
+            self.settle_unclear(step, spec)
         else:
             step.settled_amount = "chained"
 
@@ -114,6 +119,57 @@ class Settler:
         if chain is None or step.asset is None:
             return None
         return self.filler.universe.decimals(chain, step.asset)
+
+    def settle_answered(self, step: Step, why: str) -> None:
+        """Ask how much (saying why); an answer that again needs a balance or price is refused."""
+        answered = self.ask_amount(step, why)
+        if answered is not None and answered.kind not in ("exact", "max"):
+            self.outcome.refuse(why)
+        elif answered is not None:
+            step.amount = answered
+            self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+
+    def settle_unclear(self, step: Step, spec: AmountSpec) -> None:
+        self.settle_answered(
+            step,
+            f"I couldn't read \"{spec.written}\" as one amount, and I won't guess which number you mean.",
+        )
+
+    def settle_all_but(self, step: Step, spec: AmountSpec) -> None:
+        """The whole balance less what is kept, from a known balance; asked when the balance is unknown."""
+        keep = spec.value
+        assert keep is not None
+        described = describe_amount(spec, step.asset)
+        if step.action in POSITION_ACTIONS:
+            self.settle_answered(
+                step, f"I can't see your {step.asset} position, so I can't work out {described}."
+            )
+            return
+        address, known = self.balance(step)
+        decimals = self.decimals(step)
+        if address is None:
+            return  # the wallet question is pending
+        if known is None or decimals is None:
+            failed = self.facts.balance_failed(address, str(step.source_chain))
+            reason = "I couldn't read" if failed else "I don't know"
+            self.settle_answered(
+                step,
+                f"{reason} your {step.asset} balance on {step.source_chain}, so I can't work out {described}.",
+            )
+            return
+        if keep < 0 or not fits_decimals(keep, decimals):
+            self.outcome.refuse(
+                f"{step.asset} has {decimals} decimals, so I can't keep exactly {plain(keep)}."
+            )
+            return
+        value = known - keep
+        if value <= 0:
+            self.outcome.refuse(
+                f"Your {step.asset} balance on {step.source_chain} is {plain(known)}, so {described} leaves nothing."
+            )
+            return
+        self.outcome.notes.append(f"{_capital(described)} is {plain(value)} {step.asset}.")
+        step.settled_amount = tidy(value.normalize())
 
     def settle_exact(self, step: Step, spec: AmountSpec) -> None:
         value = spec.value
@@ -164,13 +220,10 @@ class Settler:
         share = spec.value
         assert share is not None
         if step.action in POSITION_ACTIONS:
-            why = f"I can't see your {step.asset} position, so I can't work out {describe_amount(spec, step.asset)} of it."
-            answered = self.ask_amount(step, why)
-            if answered is not None and answered.kind in ("fraction", "usd"):
-                self.outcome.refuse(why)
-            elif answered is not None:
-                step.amount = answered
-                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            self.settle_answered(
+                step,
+                f"I can't see your {step.asset} position, so I can't work out {describe_amount(spec, step.asset)} of it.",
+            )
             return
         address, known = self.balance(step)
         decimals = self.decimals(step)
@@ -179,22 +232,19 @@ class Settler:
         if known is None or decimals is None:
             failed = address is not None and self.facts.balance_failed(address, str(step.source_chain))
             reason = "I couldn't read" if failed else "I don't know"
-            why = f"{reason} your {step.asset} balance on {step.source_chain}, so I can't work out {describe_amount(spec, step.asset)}."
-            answered = self.ask_amount(step, why)
-            if answered is not None and answered.kind in ("fraction", "usd"):
-                self.outcome.refuse(why)
-            elif answered is not None:
-                step.amount = answered
-                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            self.settle_answered(
+                step,
+                f"{reason} your {step.asset} balance on {step.source_chain}, so I can't work out {describe_amount(spec, step.asset)}.",
+            )
             return
         value = share_of(known, share, decimals)
         if value <= 0:
             self.outcome.refuse(f"{describe_amount(spec, step.asset)} on {step.source_chain} is 0.")
             return
         self.outcome.notes.append(
-            f"{describe_amount(spec, step.asset).capitalize()} is {plain(value)} {step.asset}."
+            f"{_capital(describe_amount(spec, step.asset))} is {plain(value)} {step.asset}."
         )
-        step.settled_amount = value
+        step.settled_amount = tidy(value.normalize())
 
     def settle_usd(self, step: Step, spec: AmountSpec) -> None:
         usd = spec.value
@@ -204,13 +254,10 @@ class Settler:
         if price is None or decimals is None or price <= 0:
             if chain is not None and step.asset is not None:
                 self.outcome.need_price(chain, step.asset)
-            why = f"I have no {step.asset} price to turn ${plain(usd)} into a token amount, and I won't guess one."
-            answered = self.ask_amount(step, why)
-            if answered is not None and answered.kind in ("fraction", "usd"):
-                self.outcome.refuse(why)
-            elif answered is not None:
-                step.amount = answered
-                self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
+            self.settle_answered(
+                step,
+                f"I have no {step.asset} price to turn ${plain(usd)} into a token amount, and I won't guess one.",
+            )
             return
         value = usd_to_tokens(usd, price, decimals)
         if value <= 0:
@@ -243,3 +290,8 @@ class Settler:
             self.outcome.refuse(f"Your wallet holds nothing on {chain} to move.")
             return
         self.outcome.notes.append(f"On {chain} that is: {', '.join(held)}.")
+
+
+def _capital(text: str) -> str:
+    """The text with its first letter upper case (str.capitalize would lower "ETH")."""
+    return text[:1].upper() + text[1:]

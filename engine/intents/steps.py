@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from engine.intents.drafts import AmountSpec
 from engine.intents.models import Clarification
-from engine.intents.reader import AmountSpec
 
 # Actions that need a protocol (or a vault) to be planned; transfer, sweep and approve-by-vault do not.
 PROTOCOL_ACTIONS = frozenset(

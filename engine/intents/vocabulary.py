@@ -24,8 +24,8 @@ VERBS: Final[dict[str, str]] = {
     "deposit": "deposit",
     "supply": "deposit",
     "lend": "deposit",
-    "put": "deposit",
-    "park": "deposit",
+    "put": "swap",
+    "park": "swap",
     "add": "deposit",
     "invest": "deposit",
     "withdraw": "withdraw",
@@ -33,6 +33,7 @@ VERBS: Final[dict[str, str]] = {
     "remove": "withdraw",
     "pull": "withdraw",
     "exit": "withdraw",
+    "close": "withdraw",
     "stake": "stake",
     "restake": "stake",
     "unstake": "unstake",
@@ -52,20 +53,49 @@ VERBS: Final[dict[str, str]] = {
     "dump": "swap",
     "change": "swap",
     "turn": "swap",
+    "flip": "swap",
+    "rotate": "swap",
+    "offload": "swap",
+    "unload": "swap",
+    "ape": "swap",
+    "throw": "swap",
+    "yeet": "swap",
+    "chuck": "swap",
+    "get": "swap",
+    "grab": "swap",
+    "snag": "swap",
+    "scoop": "swap",
+    "purchase": "swap",
+    "acquire": "swap",
     "borrow": "borrow",
     "repay": "repay",
     "lp": "lp-add",
     "provide": "lp-add",
 }
 
-# Two-word verbs, read before single words ("pay back" is a repayment, not a payment).
-PHRASAL_VERBS: Final[dict[tuple[str, str], str]] = {
-    ("pay", "back"): "repay",
-    ("pay", "off"): "repay",
-    ("take", "out"): "withdraw",
-    ("cash", "out"): "withdraw",
-    ("take", "loan"): "borrow",
-    ("get", "loan"): "borrow",
+# Verbs that name what is received, not what is spent ("buy eth with usdc", "get me some eth").
+BUY_VERBS: Final[frozenset[str]] = frozenset(
+    {"buy", "get", "grab", "snag", "scoop", "purchase", "acquire", "load"}
+)
+
+# Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
+# ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
+TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "chuck", "put", "park"})
+
+# Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
+# first guess; verbs.py settles "cash out" and "exit" by what they name.
+PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
+    ("pay", "back"): ("repay", "pay back"),
+    ("pay", "off"): ("repay", "pay off"),
+    ("take", "out"): ("withdraw", "take out"),
+    ("pull", "out"): ("withdraw", "pull out"),
+    ("cash", "out"): ("swap", "cash out"),
+    ("load", "up"): ("swap", "buy"),
+    ("stock", "up"): ("swap", "buy"),
+    ("pick", "up"): ("swap", "buy"),
+    ("get", "out"): ("withdraw", "exit"),
+    ("take", "profit"): ("swap", "cash out"),
+    ("take", "profits"): ("swap", "cash out"),
 }
 
 # Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.
@@ -83,47 +113,13 @@ MAX_WORDS: Final[frozenset[str]] = frozenset(
     {"all", "everything", "max", "maximum", "entire", "whole", "full", "unlimited", "infinite"}
 )
 
-# Amount words meaning a fraction of the balance.
-FRACTION_WORDS: Final[dict[str, str]] = {
-    "half": "0.5",
-    "quarter": "0.25",
-    "third": "0.3333333333333333333333333333",
-}
-
 # Words for "%" ("50 percent of my eth").
 PERCENT_WORDS: Final[frozenset[str]] = frozenset({"percent", "pct", "per cent"})
 
-# Number words a user may type instead of digits.
-NUMBER_WORDS: Final[dict[str, int]] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twenty": 20,
-    "fifty": 50,
-    "hundred": 100,
-    "thousand": 1000,
-}
-
-# Scale words and suffixes: 1.5k, 2m, 3 million, 1bn.
-SCALES: Final[dict[str, int]] = {
-    "k": 1_000,
-    "thousand": 1_000,
-    "grand": 1_000,
-    "m": 1_000_000,
-    "mm": 1_000_000,
-    "mil": 1_000_000,
-    "million": 1_000_000,
-    "b": 1_000_000_000,
-    "bn": 1_000_000_000,
-    "billion": 1_000_000_000,
-}
+# Words that leave part of the whole balance behind: "all but 100", "everything except 0.1 for gas".
+ALL_BUT_WORDS: Final[frozenset[str]] = frozenset(
+    {"but", "except", "minus", "save", "less", "leaving", "leave", "keep", "keeping"}
+)
 
 # Words that make an amount a number of US dollars rather than of tokens.
 USD_WORDS: Final[frozenset[str]] = frozenset({"usd", "dollar", "dollars", "bucks", "buck"})
@@ -156,7 +152,7 @@ PRONOUNS: Final[frozenset[str]] = frozenset({"it", "them", "that", "those", "pro
 
 # Words that join steps of one request.
 STEP_JOINERS: Final[frozenset[str]] = frozenset(
-    {"and", "then", "after", "afterwards", "next", "finally", "also"}
+    {"and", "then", "after", "afterwards", "afterward", "next", "finally", "also", "plus", "followed"}
 )
 
 # Words of follow-up turns that reuse the previous request ("do the same on arbitrum", "same but 50").

@@ -1,0 +1,95 @@
+"""What one clause says, as read: the amounts, the (amount, asset) items, the slots the words fill, and the
+words the reading could not use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class AmountSpec:
+    """An amount as written: exact tokens, a fraction of the balance, the whole balance, US dollars, the
+    whole balance but `value` tokens (all_but), the previous step's output (chained), or a number that
+    could not be read as one amount (unclear, with the words in `written`)."""
+
+    kind: str  # exact | fraction | max | usd | all_but | chained | unclear
+    value: Decimal | None = None
+    written: str | None = None
+
+
+MAX: Final = AmountSpec("max")
+CHAINED: Final = AmountSpec("chained")
+
+
+@dataclass(slots=True)
+class Item:
+    """An asset the clause names, with the amount written next to it (if any)."""
+
+    asset: str | None
+    amount: AmountSpec | None
+    # Where this item goes when a clause lists several ("0.1 eth to 0xA and 0.2 eth to 0xB").
+    address: str | None = None
+    to_chain: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    """Words of a clause the reading did not use, as written; `kind` says why they matter: `word` (not
+    understood), `number` (a number that is no amount of anything) or `negation` (not, except, ...)."""
+
+    text: str
+    kind: str
+
+
+@dataclass(slots=True)
+class Draft:
+    """What one clause says, before defaults, wallets and chaining are applied."""
+
+    text: str
+    action: str | None = None
+    verb: str | None = None
+    items: list[Item] = field(default_factory=list)
+    to_asset: str | None = None
+    exact_output: bool = False
+    from_chain: str | None = None
+    to_chain: str | None = None
+    on_chain: str | None = None
+    bare_chains: list[str] = field(default_factory=list)
+    protocol: str | None = None
+    addresses: list[str] = field(default_factory=list)
+    own_wallet_target: bool = False
+    pronoun: bool = False
+    everything: bool = False
+    liquidity: bool = False
+    fees: bool = False
+    follow_up: bool = False
+    back: bool = False
+    loose_amount: AmountSpec | None = None
+    unsupported: str | None = None
+    refusal: str | None = None
+    unknown_assets: list[str] = field(default_factory=list)
+    unknown_protocols: list[str] = field(default_factory=list)
+    ens_names: list[str] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+
+    @property
+    def assets(self) -> list[str]:
+        return [item.asset for item in self.items if item.asset is not None]
+
+    @property
+    def has_content(self) -> bool:
+        """True when the clause names anything a step could use."""
+        return bool(
+            self.action
+            or self.items
+            or self.loose_amount
+            or self.to_asset
+            or self.on_chain
+            or self.to_chain
+            or self.from_chain
+            or self.bare_chains
+            or self.protocol
+            or self.addresses
+        )

@@ -1,0 +1,235 @@
+"""The shape of a whole request, read before its clauses: is it a question, does it wait for a time or a
+condition, which words link its steps ("once it lands", "after bridging it") and which correct them ("no
+wait", "actually", "scratch that").
+
+Links and corrections are rewritten into marks (Lexeme kind `mark`) that clauses.py splits on: `link` (a
+step boundary), `correct` (the next statement replaces the one before), `reset` (it replaces everything
+before), `before` (the next clause happens before the one it follows: "deposit it after bridging 100 usdc").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.intents.lexicon import Lexeme
+from engine.intents.vocabulary import PRONOUNS
+from engine.intents.wording import (
+    CONDITION_WORDS,
+    CORRECTIONS,
+    FILLER,
+    FOLLOW_UP_QUESTIONS,
+    LINK_EVENTS,
+    LINK_OPENERS,
+    LINK_SUBJECTS,
+    QUESTION_AUXILIARIES,
+    QUESTION_WORDS,
+    REQUEST_SUBJECTS,
+    RESETS,
+    SUBJECT_AUXILIARIES,
+    SUBJECTS,
+    TIME_OPENERS,
+    TIME_UNITS,
+    TIME_WORDS,
+)
+
+# Words that end the quoted part of a wait ("if eth drops below 3000, sell" quotes up to the comma).
+_CLAUSE_END: Final = frozenset({",", ";", ".", "!", "?"})
+# Longest quote of a wait or a question, in words.
+_QUOTE_WORDS: Final = 8
+# Words that make a time recur ("every week", "daily", "per month").
+_RECURRING: Final = frozenset(
+    {"every", "each", "per", "daily", "weekly", "monthly", "hourly", "yearly", "everyday", "biweekly"}
+    | {"fortnightly", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"}
+)
+# Time words that only tell a time after a number ("9 am"), and greetings that name a time of day.
+_AFTER_NUMBER: Final = frozenset({"am", "pm", "utc", "o'clock", "oclock"})
+_GREETED: Final = frozenset({"morning", "afternoon", "evening", "night"})
+# Price comparisons that make a transaction wait for a level ("below 3000", "at $4000").
+_LEVEL_WORDS: Final = frozenset({"above", "below", "under", "at", "@", ">", "<", ">=", "<="})
+
+
+def mark(name: str) -> Lexeme:
+    """A mark for clauses.py (see the module docstring)."""
+    return Lexeme("mark", name)
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A transaction asked for later: `kind` is time or condition, `quote` the words that say when,
+    `recurring` whether it repeats."""
+
+    kind: str
+    quote: str
+    recurring: bool
+
+
+def is_question(lexemes: Sequence[Lexeme]) -> bool:
+    """A question rather than a request: "what is a bridge", "how much eth do i have", "should i stake",
+    "do you support solana" (but not "can you swap ...", "what about base", "do the same on base")."""
+    words = [
+        lexeme.text for lexeme in lexemes if not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
+    ]
+    if not words:
+        return False
+    first, second = words[0], words[1] if len(words) > 1 else ""
+    if first in QUESTION_WORDS:
+        return (first, second) not in FOLLOW_UP_QUESTIONS
+    if first in QUESTION_AUXILIARIES:
+        return True
+    if first == "do":
+        return second in REQUEST_SUBJECTS | {"they"}  # "do i have", "do you support"; not "do it again"
+    if first in SUBJECT_AUXILIARIES:
+        return second in SUBJECTS  # "will it", "can there"; "can you", "could i" are requests
+    return False
+
+
+# Filler that may open a question ("hey, what is a bridge", "quick question: how ...").
+_OPENING_FILLER: Final = frozenset(
+    {"hey", "hi", "hello", "yo", "gm", "so", "ok", "okay", "um", "quick", "question"}
+)
+
+
+def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """The lexemes with links and corrections replaced by marks."""
+    out: list[Lexeme] = []
+    index = 0
+    while index < len(lexemes):
+        used, made = _link(lexemes, index)
+        if not used:
+            used, made = _correction(lexemes, index, bool(out))
+        if used:
+            out.extend(made)
+            index += used
+        else:
+            out.append(lexemes[index])
+            index += 1
+    return out
+
+
+def _texts(lexemes: Sequence[Lexeme], start: int, count: int) -> tuple[str, ...]:
+    return tuple(lexeme.text for lexeme in lexemes[start : start + count])
+
+
+def _link(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]]:
+    """ "once it lands", "when that's done", "as soon as it arrives", "once bridged": a step boundary.
+    "after bridging it": a boundary too; "after bridging 100 usdc to base": a clause that comes first."""
+    word = lexemes[index].text
+    if word not in LINK_OPENERS or lexemes[index].kind != "word":
+        return 0, []
+    at = index + 1
+    if word == "as":
+        if _texts(lexemes, at, 2) != ("soon", "as"):
+            return 0, []
+        at += 2
+    if word == "after" and at < len(lexemes) and lexemes[at].kind == "verb" and lexemes[at].gerund:
+        rest = at + 1
+        while rest < len(lexemes) and lexemes[rest].text in PRONOUNS | FILLER:
+            rest += 1
+        if rest >= len(lexemes) or lexemes[rest].text in _CLAUSE_END or lexemes[rest].kind == "verb":
+            return rest - index, [mark("link")]
+        # The gerund stays: its clause is a step of its own, done before the one it follows.
+        return 1, [mark("before")]
+    while at < len(lexemes) and lexemes[at].text in LINK_SUBJECTS | {"is", "has", "been", "gets", "get"}:
+        at += 1
+    if at < len(lexemes) and lexemes[at].text in LINK_EVENTS:
+        # "once it lands on base": "on base" stays and places the next step.
+        return at + 1 - index, [mark("link")]
+    return 0, []
+
+
+def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tuple[int, list[Lexeme]]:
+    """A correction phrase at a clause boundary; the later statement wins."""
+    if not said_before:
+        # Nothing to correct yet: "actually, swap 2 eth", "no, make it 2" open the request (a change of
+        # the previous turn is read as a follow-up).
+        for phrase in (*RESETS, *CORRECTIONS):
+            if _texts(lexemes, index, len(phrase)) == phrase:
+                return len(phrase), []
+        following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+        if lexemes[index].text == "no" and following is not None and following.text in _CLAUSE_END:
+            return 1, []
+        return 0, []
+    previous = lexemes[index - 1] if index > 0 else None
+    boundary = previous is None or previous.kind == "mark" or previous.text in _CLAUSE_END | {"-", "—", "..."}
+    for phrase in RESETS:
+        if _texts(lexemes, index, len(phrase)) == phrase:
+            return len(phrase), [mark("reset")]
+    for phrase in CORRECTIONS:
+        if _texts(lexemes, index, len(phrase)) != phrase:
+            continue
+        single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry")
+        if single_word and not boundary:
+            return 0, []
+        return len(phrase), [mark("correct")]
+    if lexemes[index].text == "no" and boundary:
+        following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+        if following is not None and following.text in _CLAUSE_END | {"make"}:
+            return 1, [mark("correct")]
+    return 0, []
+
+
+def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
+    """The time or condition a request waits for ("tomorrow", "every week", "if eth drops", "at $4000"),
+    or None. Links and corrections are read first (see rewrite), so "once it lands" is not a condition."""
+    for index, lexeme in enumerate(lexemes):
+        if lexeme.kind not in ("word", "punct", "number"):
+            continue
+        word = lexeme.text
+        following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+        after = following.text if following is not None else ""
+        previous = lexemes[index - 1] if index > 0 else None
+        if word == "once" and after in ("a", "an", "per", "every"):
+            return Wait("time", _quote(lexemes, index, 3), True)
+        if word == "as" and _texts(lexemes, index + 1, 2) == ("soon", "as"):
+            return Wait("condition", _quote(lexemes, index), False)
+        clock = index + 2 < len(lexemes) and lexemes[index + 2].text == ":"
+        if word == "at" and following is not None and following.kind == "number" and clock:
+            return Wait("time", _quote(lexemes, index, 4), False)  # "at 9:30"
+        if lexeme.kind == "word" and word in TIME_WORDS:
+            after_number = previous is not None and previous.kind == "number"
+            greeting = word in _GREETED and previous is not None and previous.text == "good"
+            if (word in _AFTER_NUMBER and not after_number) or greeting:
+                continue  # "i am", not "9 am"; "good morning"
+            start = index - 1 if after_number else index
+            return Wait("time", _quote(lexemes, start, index + 1 - start), word in _RECURRING)
+        if word in TIME_OPENERS | {"per"} and _time_unit_follows(lexemes, index + 1):
+            return Wait("time", _quote(lexemes, index, 4), word in _RECURRING or word == "per")
+        if word in CONDITION_WORDS and lexeme.kind == "word":
+            return Wait("condition", _quote(lexemes, index), word == "whenever")
+        if word in _LEVEL_WORDS and _level_follows(lexemes, index + 1):
+            return Wait("condition", _quote(lexemes, index), False)
+    return None
+
+
+def _time_unit_follows(lexemes: Sequence[Lexeme], at: int) -> bool:
+    if at < len(lexemes) and lexemes[at].text in ("a", "an", "one", "few", "couple", "of"):
+        at += 1
+        if at < len(lexemes) and lexemes[at].text in ("few", "couple", "of"):
+            at += 1
+    if at < len(lexemes) and lexemes[at].kind == "number":
+        at += 1
+    return at < len(lexemes) and (lexemes[at].text in TIME_UNITS or lexemes[at].text in TIME_WORDS)
+
+
+def _level_follows(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """A price level: "$3000", "3000" or "3k" not followed by an asset ("at 3000" is a level; "under 5 usdc"
+    is not)."""
+    if at < len(lexemes) and lexemes[at].text == "$":
+        at += 1
+    if at >= len(lexemes) or lexemes[at].kind != "number":
+        return False
+    after = lexemes[at + 1] if at + 1 < len(lexemes) else None
+    return after is None or (
+        after.asset is None and after.text not in ("%", "percent", "of", ":") and after.text not in TIME_WORDS
+    )
+
+
+def _quote(lexemes: Sequence[Lexeme], start: int, most: int = _QUOTE_WORDS) -> str:
+    words: list[str] = []
+    for lexeme in lexemes[start:]:
+        if lexeme.text in _CLAUSE_END or lexeme.kind == "mark" or len(words) >= most:
+            break
+        words.append(lexeme.text)
+    return " ".join(words).replace("$ ", "$")

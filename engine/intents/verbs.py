@@ -1,0 +1,94 @@
+"""Verbs settled by what the clause names: "buy" names what is received, "ape"/"throw" go wherever their
+target says (an asset: a swap; a protocol: a deposit; a chain: a move), "cash out" is a swap unless it
+leaves a protocol, "add" and "remove" act on a pool when liquidity is named."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.intents.drafts import MAX, AmountSpec, Draft, Item
+from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS
+
+# Target verbs that mean a deposit when nothing says where the tokens go ("park my usdc").
+_DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park"})
+
+# Verbs that leave a whole position when no amount is written ("exit my aave position").
+_WHOLE_BY_DEFAULT: Final = frozenset({"exit", "close"})
+
+# The protocol whose positions are pools; any other protocol's "position" is a deposit or a stake.
+_POOL_PROTOCOLS: Final = frozenset({"uniswap"})
+
+
+def settle_action(draft: Draft) -> None:
+    """Settle verbs whose action depends on the rest of the clause (in place)."""
+    verb = draft.verb
+    if verb == "get" and (draft.to_chain or draft.addresses) and len(draft.items) == 1:
+        draft.action = "transfer"  # "get 100 usdc over to arbitrum" moves it; the resolver makes it a bridge
+    elif verb in BUY_VERBS and draft.items and draft.to_asset is None:
+        _buy(draft)
+    elif (
+        draft.action == "swap"
+        and draft.to_asset is None
+        and len(draft.items) == 2
+        and draft.items[1].amount is None
+    ):
+        # "swap 100 usdc eth": the second bare asset is the target.
+        draft.to_asset = draft.items.pop().asset
+    if verb in TARGET_VERBS and draft.to_asset is None:
+        _target(draft, verb)
+    if verb == "cash out" and draft.protocol is not None:
+        draft.action = "withdraw"
+    if (
+        verb in _WHOLE_BY_DEFAULT
+        and not any(item.amount for item in draft.items)
+        and draft.loose_amount is None
+    ):
+        if draft.items:
+            draft.items[0].amount = MAX
+        else:
+            draft.loose_amount = MAX
+    _liquidity(draft)
+    if (
+        draft.action in ("transfer", "bridge")
+        and draft.everything
+        and not draft.assets
+        and not draft.addresses
+    ):
+        draft.action = "sweep"
+
+
+def _buy(draft: Draft) -> None:
+    target = draft.items.pop(0)
+    draft.to_asset = target.asset
+    if target.amount is not None and target.amount.kind == "usd":
+        _give_amount(draft, target.amount)
+    elif target.amount is not None:
+        draft.exact_output = True
+
+
+def _target(draft: Draft, verb: str) -> None:
+    if draft.protocol is not None or verb in _DEPOSIT_BY_DEFAULT and not (draft.to_chain or draft.addresses):
+        draft.action = "deposit"
+    elif draft.to_chain is not None or draft.addresses:
+        draft.action = "transfer"  # the resolver makes it a bridge when it crosses chains
+
+
+def _liquidity(draft: Draft) -> None:
+    if not draft.liquidity:
+        return
+    action, verb = draft.action, draft.verb
+    if draft.protocol is not None and draft.protocol not in _POOL_PROTOCOLS:
+        return  # "my aave position" is a deposit, not a pool
+    if action == "deposit" or verb in ("lp", "provide"):
+        draft.action = "lp-add"
+    elif action == "withdraw":
+        draft.action = "lp-remove"
+    elif action == "claim" and (draft.fees or len(draft.assets) == 2):
+        draft.action = "lp-collect"
+
+
+def _give_amount(draft: Draft, amount: AmountSpec) -> None:
+    if draft.items and draft.items[0].amount is None:
+        draft.items[0].amount = amount
+    elif not draft.items:
+        draft.items.append(Item(None, amount))

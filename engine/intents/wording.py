@@ -1,0 +1,140 @@
+"""The words around a request: filler that carries nothing, and words that change what it means (negations,
+times, conditions, corrections, questions, links between steps). The reader consumes filler silently and
+never plans past the others (docs/decisions.md, "Grounding").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Words that carry nothing a transaction needs: greetings, politeness, hedges, request framing ("could
+# you", "I want to", "help me"), chat noise. Everything else a request says must be read, or asked about.
+FILLER: Final[frozenset[str]] = frozenset(
+    """
+    a an the my me mine our ours i i'm im i'd id i'll ill we us you your u ur yours
+    please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
+    hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
+    bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg
+    so um uh umm hmm well just maybe perhaps probably think guess basically literally really very real
+    can could would will wanna want wants wanted need needs needed like let lets let's do go ahead try
+    help assist make quick quickly fast asap now today immediately rn right away please kindly
+    some of this these those there here is are be am been being have has had got gotta gonna
+    want wanna trying able ready time
+    wallet wallets address account balance balances chain chains network networks mainnet l2 side
+    amount total value worth holding holdings gas fees route way cheapest best fastest safest
+    about around approximately approx roughly ~ yield interest rewards reward earnings
+    v2 v3 liquid withdrawal withdrawals debt debts loan loans collateral savings lending staked
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
+
+# Punctuation that carries nothing ("(", quotes, "#", "*").
+FILLER_PUNCT: Final[frozenset[str]] = frozenset({"(", ")", '"', "#", "*", ":", "—", "–", "-", "~", "/"})
+
+# Words that negate or exclude: never planned past, never offered to be ignored.
+NEGATIONS: Final[frozenset[str]] = frozenset(
+    {"not", "no", "dont", "don't", "never", "without", "except", "excluding", "exclude", "nothing"}
+    | {"neither", "nor", "none", "doesn't", "isn't", "won't", "can't", "cannot", "shouldn't"}
+)
+
+# Question words that open a question ("what is a bridge", "how much eth do i have").
+QUESTION_WORDS: Final[frozenset[str]] = frozenset(
+    {"what", "what's", "whats", "wat", "how", "how's", "why", "who", "where", "which", "whose"}
+)
+# Openers of yes/no questions ("is aave safe", "should i bridge").
+QUESTION_AUXILIARIES: Final[frozenset[str]] = frozenset(
+    {"is", "are", "was", "were", "does", "did", "should", "shall", "am", "has", "isn't", "aren't"}
+)
+# Auxiliaries that open a question only before a subject ("do i have", "will it"), not as requests ("do
+# the same on base").
+SUBJECT_AUXILIARIES: Final[frozenset[str]] = frozenset({"do", "will", "would", "could", "can", "may"})
+SUBJECTS: Final[frozenset[str]] = frozenset({"it", "they", "there", "that", "this", "my"})
+# "can you", "could you", "would you", "can i": request framing, not a question.
+REQUEST_SUBJECTS: Final[frozenset[str]] = frozenset({"you", "u", "i", "we"})
+# Questions that are follow-ups of the previous request ("what about base", "how about 50").
+FOLLOW_UP_QUESTIONS: Final[frozenset[tuple[str, str]]] = frozenset(
+    {("what", "about"), ("how", "about"), ("what", "if")}
+)
+
+# Corrections: the statement after them replaces the one before (the later statement wins).
+CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
+    ("no", "wait"),
+    ("wait", "no"),
+    ("no", "no"),
+    ("i", "mean"),
+    ("i", "meant"),
+    ("make", "that"),
+    ("make", "it"),
+    ("or", "rather"),
+    ("sorry",),
+    ("oops",),
+    ("actually",),
+    ("correction",),
+    ("rather",),
+    ("wait",),
+)
+# Corrections that drop everything said before them.
+RESETS: Final[tuple[tuple[str, ...], ...]] = (
+    ("scratch", "that"),
+    ("scrap", "that"),
+    ("never", "mind"),
+    ("nevermind",),
+    ("nvm",),
+    ("forget", "that"),
+    ("forget", "it"),
+    ("cancel", "that"),
+    ("ignore", "that"),
+    ("start", "over"),
+)
+
+# Subjects of "once it lands": what a previous step produced.
+LINK_SUBJECTS: Final[frozenset[str]] = frozenset(
+    {
+        "it",
+        "that",
+        "they",
+        "them",
+        "this",
+        "the",
+        "bridge",
+        "funds",
+        "tokens",
+        "transfer",
+        "swap",
+        "its",
+        "it's",
+    }
+)
+# What happens to a previous step's output before the next step may start.
+LINK_EVENTS: Final[frozenset[str]] = frozenset(
+    {"lands", "landed", "arrives", "arrived", "clears", "cleared", "confirms", "confirmed", "completes"}
+    | {"completed", "settles", "settled", "done", "finished", "there", "through", "bridged"}
+    | {"swapped", "received"}
+)
+# Words that open a link or a condition ("once it lands", "if eth drops").
+LINK_OPENERS: Final[frozenset[str]] = frozenset({"when", "once", "after", "as"})
+
+# Words that make a transaction wait for a condition.
+CONDITION_WORDS: Final[frozenset[str]] = frozenset(
+    {"if", "when", "whenever", "once", "until", "unless", "till", "til", "provided", "assuming"}
+)
+# Words that compare a price with a level ("below 3000", "at $4000").
+LEVEL_WORDS: Final[frozenset[str]] = frozenset(
+    {"above", "below", "under", "over", "at", "@", "hits", "reaches", "drops", "dips", "falls", "rises"}
+    | {"pumps", "dumps", "crosses", "touches", ">", "<", ">=", "<="}
+)
+
+# Words that make a transaction wait for a time.
+TIME_WORDS: Final[frozenset[str]] = frozenset(
+    {"tomorrow", "tmr", "tmrw", "tonight", "later", "soon", "eod", "weekend", "midnight", "noon"}
+    | {"daily", "weekly", "monthly", "hourly", "yearly", "everyday", "biweekly", "fortnightly"}
+    | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+    | {"mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"}
+    | {"morning", "afternoon", "evening", "night", "am", "pm", "o'clock", "oclock", "utc"}
+)
+# Time units after "in 2", "every", "next" ("in 2 hours", "every week", "next month").
+TIME_UNITS: Final[frozenset[str]] = frozenset(
+    {"min", "mins", "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "day", "days", "week"}
+    | {"weeks", "month", "months", "year", "years", "bit", "while", "moment", "sec", "secs"}
+)
+# Words before a time unit or a day that make it a schedule ("every", "each", "next", "this").
+TIME_OPENERS: Final[frozenset[str]] = frozenset({"every", "each", "next", "this", "by", "before", "in"})
