@@ -22,7 +22,7 @@ def quart_app() -> QuartTrio:
     return app
 
 
-async def asgi_app(scope, receive, send):  # type: ignore[no-untyped-def]
+async def asgi_app(scope, receive, send):
     if scope["type"] == "lifespan":
         while True:
             message = await receive()

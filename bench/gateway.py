@@ -91,7 +91,7 @@ def create_keys(data_dir: Path) -> list[str]:
     db = open_database(Settings(data_dir=data_dir))
     db.upgrade()
 
-    def create(conn):  # type: ignore[no-untyped-def]
+    def create(conn):
         made = []
         for i in range(KEYS):
             tenant = accounts.ensure_tenant(conn, f"bench{i % 10}", "high")

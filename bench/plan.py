@@ -55,7 +55,7 @@ class TimedPrefetcher(Prefetcher):
 
     waited = 0.0
 
-    async def fetch(self, facts, keys):  # type: ignore[no-untyped-def]
+    async def fetch(self, facts, keys):
         start = time.perf_counter()
         try:
             await super().fetch(facts, keys)

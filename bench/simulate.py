@@ -103,7 +103,7 @@ def bench_key(services_db: object) -> str:
         accounts.grant_credits(conn, tenant.id, CREDITS, "bench")  # type: ignore[arg-type]
         return key
 
-    return services_db.transaction(create)  # type: ignore[attr-defined,no-any-return]
+    return services_db.transaction(create)  # type: ignore[attr-defined]
 
 
 async def main(calls: int) -> None:

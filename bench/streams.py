@@ -35,6 +35,7 @@ from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 import trio
 import trio.testing
@@ -184,6 +185,11 @@ def client_main(base: str, keys: list[str], count: int, expected: int, deadline_
 # ---- server process ----------------------------------------------------------------------------------
 
 
+def _stdout(proc: trio.Process) -> trio.abc.ReceiveStream:
+    assert proc.stdout is not None  # opened with stdout=PIPE
+    return proc.stdout
+
+
 async def _read_line(stdout: trio.abc.ReceiveStream, buffer: bytearray, prefix: bytes) -> bytes:
     while True:
         cut = buffer.find(b"\n")
@@ -210,7 +216,8 @@ async def _api(services, app, server: str, shutdown: trio.Event) -> AsyncIterato
     from gateway.service import hypercorn_config
     from gateway.streams import serve_http
 
-    serve = {"direct": serve_http, "asgi": hypercorn.trio.serve}[server]
+    servers: dict[str, Any] = {"direct": serve_http, "asgi": hypercorn.trio.serve}
+    serve = servers[server]
     async with open_runtime(services), trio.open_nursery() as root:
         assert services.streams is not None
         await root.start(services.streams.run)
@@ -260,7 +267,7 @@ async def measure_intentgate(subscribers: int, events: int, clients: int, server
                 buffers.append(bytearray())
             retries = 0
             for proc, buffer in zip(procs, buffers, strict=True):
-                retries += int((await _read_line(proc.stdout, buffer, b"READY")).split()[1])
+                retries += int((await _read_line(_stdout(proc), buffer, b"READY")).split()[1])
             assert services.streams is not None
             held = services.streams.broker.subscriber_count(tenant_id)
             cpu_before = time.process_time()
@@ -278,7 +285,7 @@ async def measure_intentgate(subscribers: int, events: int, clients: int, server
             received: dict[str, list[int]] = {}
             client_cpu = 0.0
             for proc, buffer in zip(procs, buffers, strict=True):
-                result = json.loads((await _read_line(proc.stdout, buffer, b"RESULT "))[len(b"RESULT ") :])
+                result = json.loads((await _read_line(_stdout(proc), buffer, b"RESULT "))[len(b"RESULT ") :])
                 client_cpu += result["cpu"]
                 for event_id, stamps in result["times"].items():
                     received.setdefault(event_id, []).extend(stamps)

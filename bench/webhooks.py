@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import h11
 import sqlalchemy as sa
@@ -72,7 +73,7 @@ async def _serve(stream: trio.SSLStream[trio.SocketStream]) -> None:
                     data = await stream.receive_some(65536)
                     if not data:
                         return
-                    conn.receive_data(data)
+                    conn.receive_data(bytes(data))
                 elif isinstance(event, h11.Request):
                     target = event.target
                 elif isinstance(event, h11.EndOfMessage):
@@ -97,7 +98,7 @@ async def _receivers(directory: Path) -> None:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(directory / f"{host(index)}.pem")
             listeners = await trio.open_ssl_over_tcp_listeners(0, context, host="127.0.0.1", backlog=1024)
-            ports.append(listeners[0].transport_listener.socket.getsockname()[1])
+            ports.append(cast(trio.SocketListener, listeners[0].transport_listener).socket.getsockname()[1])
             nursery.start_soon(trio.serve_listeners, _serve, listeners)
         print(json.dumps(ports), flush=True)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 import hypercorn.trio
@@ -271,5 +271,7 @@ async def serve_across_api(
     config.errorlog = logging.getLogger("intentgate.devnet.across")
     config.include_server_header = False
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(partial(hypercorn.trio.serve, AcrossApiApp(fees), config))
+        binds = await nursery.start(
+            partial(hypercorn.trio.serve, cast(Any, AcrossApiApp(fees)), config)
+        )  # a plain ASGI app
         task_status.started(binds[0])

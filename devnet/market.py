@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import partial
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 import hypercorn.trio
@@ -421,6 +421,8 @@ async def serve_market(
     config.include_server_header = False
 
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(partial(hypercorn.trio.serve, MarketApp(walk), config))
+        binds = await nursery.start(
+            partial(hypercorn.trio.serve, cast(Any, MarketApp(walk)), config)
+        )  # a plain ASGI app
         base = binds[0]
         task_status.started(MarketUrls(http=base, ws="ws" + base.removeprefix("http")))

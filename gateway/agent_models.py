@@ -148,9 +148,9 @@ def agent_out(agent: Agent, check: dict[str, Any] | None = None) -> dict[str, An
     which is null until the first check."""
     model = AgentOut(
         id=agent.id,
-        type=agent.type,  # type: ignore[arg-type]  # stored from StorageType
+        type=agent.type,  # stored from StorageType
         kind=agent.kind,
-        status=agent.status,  # type: ignore[arg-type]  # stored from the status vocabulary
+        status=agent.status,  # stored from the status vocabulary
         created_at=agent.created_at,
         wallets=list(agent.wallets),
         rendered=agent.rendered,

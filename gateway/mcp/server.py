@@ -9,6 +9,7 @@ and credits are REST's own."""
 from __future__ import annotations
 
 import logging
+from collections.abc import MutableMapping
 from typing import Any
 
 import mcp_types as types
@@ -66,7 +67,7 @@ class McpEndpoint:
         """Authenticate, keep the tool arguments with exact decimals, then hand the request to the SDK.
         Every response carries the schema version header."""
 
-        async def send_versioned(message: dict[str, Any]) -> None:
+        async def send_versioned(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = [
                     *message.get("headers", ()),

@@ -10,7 +10,8 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Protocol
+from functools import partial
+from typing import Protocol, TypeVar
 
 from engine.encoders import associated_token_address
 from engine.planner import (
@@ -48,6 +49,8 @@ from watchers.upstreams.protocol_reads import (
     uniswap_position,
 )
 from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
+
+K = TypeVar("K")
 
 
 class AcrossQuoteClient(Protocol):
@@ -96,6 +99,10 @@ class Prefetcher:
         groups: dict[type, list[FactKey]] = defaultdict(list)
         for key in keys:
             groups[type(key)].append(key)
+
+        def of(kind: type[K]) -> list[K]:
+            return [key for key in groups[kind] if isinstance(key, kind)]
+
         jobs: list[Callable[[], Awaitable[None]]] = []
         rounds: dict[str, ChainRound] = {}
         gas: dict[str, list[GasPriceKey]] = defaultdict(list)
@@ -104,42 +111,38 @@ class Prefetcher:
         def round_of(chain: str) -> ChainRound:
             return rounds.setdefault(chain, ChainRound(self.registry, chain, facts))
 
-        for key in groups[BalanceKey]:
-            assert isinstance(key, BalanceKey)
+        for key in of(BalanceKey):
             if self.registry.chain(key.chain).family == "solana":
                 solana_balances.append(key)
             else:
                 round_of(key.chain).balance(key)
-        for key in groups[AllowanceKey]:
-            assert isinstance(key, AllowanceKey)
+        for key in of(AllowanceKey):
             round_of(key.chain).allowance(key)
-        for key in groups[SwapQuoteKey]:
-            assert isinstance(key, SwapQuoteKey)
+        for key in of(SwapQuoteKey):
             round_of(key.chain).swap(key)
-        for key in groups[GasPriceKey]:
-            assert isinstance(key, GasPriceKey)
+        for key in of(GasPriceKey):
             round_of(key.chain)
             gas[key.chain].append(key)
         for chain, chain_round in rounds.items():
-            jobs.append(lambda c=chain, r=chain_round: self._chain_round(r, c, gas.get(c, [])))
+            jobs.append(partial(self._chain_round, chain_round, chain, gas.get(chain, [])))
         if solana_balances:
-            jobs.append(lambda k=solana_balances: self._solana_balances(facts, k))
-        for key in groups[BridgeQuoteKey]:
-            jobs.append(lambda k=key: self._bridge(facts, k))
-        for key in groups[BlockhashKey]:
-            jobs.append(lambda k=key: self._blockhash(facts, k))
-        if groups[PriceKey]:
-            jobs.append(lambda k=groups[PriceKey]: self._prices(facts, k))
-        for key in groups[LidoRequestsKey]:
-            jobs.append(lambda k=key: self._lido_requests(facts, k))
-        for key in groups[LidoHintsKey]:
-            jobs.append(lambda k=key: self._lido_hints(facts, k))
-        for key in groups[AaveRewardsKey]:
-            jobs.append(lambda k=key: self._aave_rewards(facts, k))
-        for key in groups[UniswapPositionKey]:
-            jobs.append(lambda k=key: self._uniswap_position(facts, k))
-        for key in groups[OwnerPositionsKey]:
-            jobs.append(lambda k=key: self._owner_positions(facts, k))
+            jobs.append(partial(self._solana_balances, facts, solana_balances))
+        for key in of(BridgeQuoteKey):
+            jobs.append(partial(self._bridge, facts, key))
+        for key in of(BlockhashKey):
+            jobs.append(partial(self._blockhash, facts, key))
+        if prices := of(PriceKey):
+            jobs.append(partial(self._prices, facts, prices))
+        for key in of(LidoRequestsKey):
+            jobs.append(partial(self._lido_requests, facts, key))
+        for key in of(LidoHintsKey):
+            jobs.append(partial(self._lido_hints, facts, key))
+        for key in of(AaveRewardsKey):
+            jobs.append(partial(self._aave_rewards, facts, key))
+        for key in of(UniswapPositionKey):
+            jobs.append(partial(self._uniswap_position, facts, key))
+        for key in of(OwnerPositionsKey):
+            jobs.append(partial(self._owner_positions, facts, key))
         await run_all(*jobs)
 
     async def _chain_round(self, chain_round: ChainRound, chain: str, gas: list[GasPriceKey]) -> None:
@@ -205,8 +208,7 @@ class Prefetcher:
             limit=MAX_OWNED_POSITIONS,
         )
 
-    async def _prices(self, facts: Facts, keys: list[FactKey]) -> None:
-        price_keys = [k for k in keys if isinstance(k, PriceKey)]
+    async def _prices(self, facts: Facts, price_keys: list[PriceKey]) -> None:
         if self.prices is None:
             for key in price_keys:
                 facts.failed[key] = "no price source is configured"

@@ -151,7 +151,9 @@ def _run_fork(
         except RuntimeError as exc:
             outcomes.append(_failed(str(exc), label))
             continue
-        outcomes.append(EvmOutcome(success=True, gas_used=evm.result.gas_used))
+        result = evm.result
+        assert result is not None  # message_call returned without raising, so it ran
+        outcomes.append(EvmOutcome(success=True, gas_used=result.gas_used))
     return outcomes
 
 
