@@ -39,7 +39,7 @@ from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 from watchers.upstreams.simulation import PyrevmExecutor
 
 CHAIN = "base"
-# Target of issue 5: p50 of a 3-step plan on a fork of local anvil.
+# Target (docs/performance.md): p50 of a 3-step plan on a fork of local anvil.
 TARGET_P50_MS = 150.0
 # Credits for the bench tenant: 5 per call (contract) for the calls and the warm-up, with room to spare.
 CREDITS = 100_000

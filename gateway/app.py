@@ -12,14 +12,14 @@ from ulid import ULID
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.registry import load_registry
-from gateway.dashboard import install_dashboard  # dashboard (issue 9)
+from gateway.dashboard import install_dashboard
 from gateway.errors import HTTP_CODES, ApiError
 from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gateway.openapi import build_openapi
 from gateway.policy import guarded, json_response
 from gateway.routes import routes
 from gateway.services import Services
-from gateway.streams import stream_socket  # streams (issue 9)
+from gateway.streams import stream_socket
 from gateway.versioning import API_PREFIX, SCHEMA_HEADER, SCHEMA_VERSION
 from storage import StorageError
 from watchers.tasks import first_leaf
@@ -47,9 +47,9 @@ def create_app(services: Services) -> QuartTrio:
             ),
             methods=[route.method],
         )
-    # streams (issue 9): the WebSocket twin of GET /agent-events/stream (it applies the policy itself).
+    # The WebSocket twin of GET /agent-events/stream (it applies the policy itself).
     app.add_websocket(API_PREFIX + "/stream", endpoint="stream_socket", view_func=stream_socket)
-    install_dashboard(app)  # dashboard (issue 9)
+    install_dashboard(app)
     openapi = build_openapi(table, load_registry())
 
     @app.get(API_PREFIX + "/openapi.json")

@@ -66,7 +66,7 @@ class Settings(BaseModel):
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
-    # Which planner answers POST /intent (issue 4): the deterministic parser, or the model above.
+    # Which planner answers POST /intent: the deterministic parser, or the model above.
     intent_backend: Literal["deterministic", "llm"] = "deterministic"
     # Seconds the model endpoint may take to start answering, and between two lines of its stream.
     llm_timeout_s: float = Field(20.0, gt=0)
@@ -75,7 +75,7 @@ class Settings(BaseModel):
     delivery_tick_s: float = Field(120.0, gt=0)
     webhook_allow_networks: list[str] = Field(default_factory=list)
     webhook_ca_bundle: Path | None = None
-    # watchers (issue 7): check intervals (contract Events rule 4: about every 5 minutes, portfolio hourly),
+    # Watchers: check intervals (contract Events rule 4: about every 5 minutes, portfolio hourly),
     # agent.degraded after this many failed checks in a row, leases shared by worker replicas.
     watch_market_interval_s: float = Field(300.0, gt=0)
     watch_portfolio_interval_s: float = Field(3600.0, gt=0)
@@ -89,7 +89,7 @@ class Settings(BaseModel):
     # Optional Binance-compatible ticker stream (wss:// root) and its symbol -> coingecko id map.
     ticker_stream_url: str | None = None
     ticker_symbols: dict[str, str] = Field(default_factory=dict)
-    # webhooks (issue 8): a file holding the master key (else master_key, else one created in data_dir).
+    # Webhooks: a file holding the master key (else master_key, else one created in data_dir).
     master_key_file: Path | None = None
     # A leased delivery stays reserved this long; it must outlast webhook_timeout_s (the outbox checks).
     delivery_lease_s: float = Field(60.0, gt=0)
@@ -101,7 +101,7 @@ class Settings(BaseModel):
     # Fixed host -> comma-separated addresses for webhook delivery (devnet receivers); the send-time
     # address check still applies.
     webhook_static_hosts: dict[str, str] = Field(default_factory=dict)
-    # streams (issue 9): seconds between heartbeats on an idle event stream, and events a stream may have
+    # Streams: seconds between heartbeats on an idle event stream, and events a stream may have
     # queued before it counts as lagging (it then catches up from storage).
     stream_heartbeat_s: float = Field(15.0, gt=0)
     stream_queue_size: int = Field(256, ge=1, le=100_000)

@@ -17,19 +17,19 @@ from engine.agents import (
     StatusPatch,
     YieldAgentCreate,
 )
-from engine.intents import IntentResponse  # intent (issue 4)
+from engine.intents import IntentResponse
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
-from engine.simulate import SimulateRequest, SimulateResponse  # simulate (issue 5)
-from gateway import agent_models  # agents (issue 6)
+from engine.simulate import SimulateRequest, SimulateResponse
+from gateway import agent_models
 from gateway.api_models import MetaResponse, UsageResponse
 from gateway.handlers import account, planning
-from gateway.handlers import agents as agent_handlers  # agents (issue 6)
-from gateway.handlers import events as event_handlers  # events (issue 7)
-from gateway.handlers import intent as intent_handlers  # intent (issue 4)
-from gateway.handlers import simulate as simulate_handlers  # simulate (issue 5)
-from gateway.handlers import webhooks as webhook_handlers  # webhooks (issue 8)
+from gateway.handlers import agents as agent_handlers
+from gateway.handlers import events as event_handlers
+from gateway.handlers import intent as intent_handlers
+from gateway.handlers import simulate as simulate_handlers
+from gateway.handlers import webhooks as webhook_handlers
 from gateway.policy import Handler
-from gateway.streams import sse_stream  # streams (issue 9)
+from gateway.streams import sse_stream
 from gateway.versioning import COST_PER_CALL
 from gateway.webhook_models import (
     AttemptList,
@@ -80,7 +80,7 @@ def routes() -> list[Route]:
             "Credit balance and recent ledger rows.",
             response_model=UsageResponse,
         ),
-        # planning (issue 3)
+        # planning
         Route(
             "POST",
             "/plan",
@@ -103,7 +103,7 @@ def routes() -> list[Route]:
             response_model=ReencodeResponse,
             error_statuses=(400, 401, 402, 409, 429, 503),
         ),
-        # simulate (issue 5)
+        # simulate
         Route(
             "POST",
             "/simulate",
@@ -115,7 +115,7 @@ def routes() -> list[Route]:
             response_model=SimulateResponse,
             error_statuses=(400, 401, 402, 403, 429, 502, 503),
         ),
-        # intent (issue 4)
+        # intent
         Route(
             "POST",
             "/intent",
@@ -132,7 +132,7 @@ def routes() -> list[Route]:
             ),
             error_statuses=(400, 401, 402, 403, 429, 502, 503),
         ),
-        # agents (issue 6)
+        # agents
         Route(
             "POST",
             "/agents",
@@ -190,7 +190,7 @@ def routes() -> list[Route]:
             success_status=204,
             error_statuses=(401, 404, 429, 503),
         ),
-        # events (issue 7)
+        # events
         Route(
             "POST",
             "/agents/<agent_id>/test",
@@ -209,7 +209,7 @@ def routes() -> list[Route]:
             query_model=event_handlers.EventListQuery,
             error_statuses=(401, 403, 429, 503),
         ),
-        # webhooks (issue 8)
+        # webhooks
         Route(
             "POST",
             "/webhook-endpoints",
@@ -249,7 +249,7 @@ def routes() -> list[Route]:
             response_model=AttemptList,
             error_statuses=(400, 401, 403, 404, 429, 503),
         ),
-        # streams (issue 9)
+        # streams
         Route(
             "GET",
             "/agent-events/stream",

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import httpx
 
 from engine.registry import load_registry
-from gateway.intent_service import build_intent_service  # intent (issue 4)
+from gateway.intent_service import build_intent_service
 from gateway.planning import Planning
 from gateway.services import Services
-from gateway.simulation import Simulation  # simulate (issue 5)
-from gateway.watching import build_watchers  # watchers (issue 7)
+from gateway.simulation import Simulation
+from gateway.watching import build_watchers
 from watchers.upstreams.across import AcrossClient, AcrossSettings
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.jsonrpc import RpcSettings
@@ -67,7 +67,7 @@ async def open_runtime(services: Services, layers: Layers | None = None) -> Asyn
             prices = CoinGeckoPrices(price_settings, http=http)
         prefetcher = Prefetcher(registry, chains, bridges, prices)
         services.planning = Planning(registry, prefetcher)
-        services.simulation = Simulation(  # simulate (issue 5)
+        services.simulation = Simulation(
             registry,
             chains,
             services.planning,
@@ -76,11 +76,11 @@ async def open_runtime(services: Services, layers: Layers | None = None) -> Asyn
             prices,
         )
         services.intent = build_intent_service(settings, registry, chains=chains, prices=prices, http=http)
-        services.watchers = build_watchers(services, registry, chains, http)  # watchers (issue 7)
+        services.watchers = build_watchers(services, registry, chains, http)
         try:
             yield
         finally:
             services.planning = None
-            services.simulation = None  # simulate (issue 5)
+            services.simulation = None
             services.intent = None
-            services.watchers = None  # watchers (issue 7)
+            services.watchers = None

@@ -16,14 +16,14 @@ from hypercorn.config import Config as HypercornConfig
 from quart_trio import QuartTrio
 
 from gateway.config import Settings
-from gateway.mcp import McpDispatcher, McpEndpoint  # MCP (issue 9)
+from gateway.mcp import McpDispatcher, McpEndpoint
 from gateway.ratelimit import wall_ms
 from gateway.runtime import Layers, open_runtime
 from gateway.services import Services, build_services
-from gateway.streams import serve_http  # streams (issue 9): SSE sockets written directly
+from gateway.streams import serve_http  # SSE sockets written directly
 from storage import Database, accounts, sqlalchemy_url
 from watchers import RateLimitJanitor
-from watchers.outbox import run_outbox  # webhooks (issue 8)
+from watchers.outbox import run_outbox
 
 log = logging.getLogger("intentgate.service")
 
@@ -111,18 +111,18 @@ async def serve(
     """
     async with open_runtime(services, layers), trio.open_nursery() as root:
         settings = services.settings
-        if services.streams is not None:  # streams (issue 9): NOTIFY/LISTEN between replicas
+        if services.streams is not None:  # NOTIFY/LISTEN between replicas
             await root.start(services.streams.run)
         if settings.role in ("all", "workers"):
             janitor = RateLimitJanitor(services.limiter.prune, wall_ms)
             await root.start(janitor.run)
-            if services.watchers is not None:  # watchers (issue 7)
+            if services.watchers is not None:
                 await root.start(services.watchers.run)
-            await root.start(run_outbox, services.db, settings)  # webhooks (issue 8)
+            await root.start(run_outbox, services.db, settings)
         binds: list[str] = []
         api_done = trio.Event()
         if settings.role in ("all", "api"):
-            mcp = McpEndpoint(app, services)  # MCP (issue 9)
+            mcp = McpEndpoint(app, services)
             await root.start(mcp.run)
 
             async def run_api(*, task_status: trio.TaskStatus[list[str]]) -> None:

@@ -10,13 +10,13 @@ from gateway.config import Settings
 from gateway.metrics import Metrics
 from gateway.ratelimit import Decision, MemoryRateLimiter, StoreRateLimiter
 from storage import Database
-from watchers.fanout.hub import Streams, StreamSettings  # streams (issue 9)
+from watchers.fanout.hub import Streams, StreamSettings
 
 if TYPE_CHECKING:
-    from gateway.intent_service import IntentService  # intent (issue 4)
+    from gateway.intent_service import IntentService
     from gateway.planning import Planning
-    from gateway.simulation import Simulation  # simulate (issue 5)
-    from watchers.evaluation import Watchers  # watchers (issue 7)
+    from gateway.simulation import Simulation
+    from watchers.evaluation import Watchers
 
 
 class RateLimiter(Protocol):
@@ -34,17 +34,17 @@ class Services:
     metrics: Metrics = field(default_factory=Metrics)
     # Set by gateway.runtime while the process's outbound clients are open.
     planning: Planning | None = None
-    simulation: Simulation | None = None  # simulate (issue 5)
-    intent: IntentService | None = None  # intent (issue 4)
-    watchers: Watchers | None = None  # watchers (issue 7)
-    streams: Streams | None = None  # streams (issue 9): the broker; publish after an event commits
+    simulation: Simulation | None = None
+    intent: IntentService | None = None
+    watchers: Watchers | None = None
+    streams: Streams | None = None  # the broker; publish after an event commits
 
 
 def build_services(settings: Settings, db: Database) -> Services:
     """Wire the policies for this store: in-memory limits for embedded SQLite (one process), shared
     counters for PostgreSQL (many replicas)."""
     limiter: RateLimiter = MemoryRateLimiter() if db.dialect == "sqlite" else StoreRateLimiter(db)
-    streams = Streams(  # streams (issue 9)
+    streams = Streams(
         db, StreamSettings(heartbeat_s=settings.stream_heartbeat_s, queue_size=settings.stream_queue_size)
     )
     return Services(

@@ -1,4 +1,4 @@
-"""The watchers built from the settings (issue 7): the check intervals, leases, sources and optional ticker
+"""The watchers built from the settings: the check intervals, leases, sources and optional ticker
 stream of watchers.evaluation, on the process's shared httpx client and chain clients."""
 
 from __future__ import annotations
@@ -51,5 +51,5 @@ def build_watchers(
     services: Services, registry: Registry, chains: ChainClients, http: httpx.AsyncClient
 ) -> Watchers:
     """The watchers of this process (started by serve() for roles workers and all)."""
-    publish = services.streams.publish if services.streams is not None else None  # streams (issue 9)
+    publish = services.streams.publish if services.streams is not None else None
     return Watchers(services.db, registry, chains, http, watch_config(services), wall_ms, publish)

@@ -46,7 +46,7 @@ rate_limit_windows = sa.Table(
     sa.Column("count", sa.Integer, nullable=False),
 )
 
-# agents (issue 6): JSON columns hold exact decimals as JSON numbers (simplejson, use_decimal).
+# JSON columns hold exact decimals as JSON numbers (simplejson, use_decimal).
 agents = sa.Table(
     "agents",
     metadata,

@@ -1,4 +1,4 @@
-"""The dashboard page (issue 9): static files served at /dashboard; all data calls go to /v1beta."""
+"""The dashboard page: static files served at /dashboard; all data calls go to /v1beta."""
 
 from gateway.dashboard.pages import STATIC_DIR, install_dashboard
 

@@ -67,7 +67,7 @@ async def test_agent(call: Call) -> Reply:
     now = now_ms()
     event = event_for(agent, TEST, trigger, now)
     queued = await db.run(partial(record_event, event=event, deliver_at=now))
-    if call.services.streams is not None:  # streams (issue 9): committed, so live streams may show it
+    if call.services.streams is not None:  # committed, so live streams may show it
         call.services.streams.publish([event])
     where = f"{queued} active webhook endpoint{'s' if queued != 1 else ''}"
     note = (

@@ -21,7 +21,7 @@ _READ_ONLY = frozenset({"GET"})
 _DESTRUCTIVE = frozenset({"DELETE"})
 _IDEMPOTENT = frozenset({"GET", "DELETE"})
 # Routes that are not tools: a live event stream never ends, and a tool call answers once. Dashboards
-# subscribe to it over SSE (issue 9, streams); MCP clients page through the `list_events` tool instead.
+# subscribe to it over SSE (streams); MCP clients page through the `list_events` tool instead.
 NOT_TOOLS = frozenset({("GET", "/agent-events/stream")})
 
 

@@ -8,7 +8,7 @@ from gateway.routes import routes
 from tests.mcp.conftest import mcp_session
 from tests.support.server import Running
 
-# The operations issue 9 names (intent, plan, simulate, reencode, usage, every agent and webhook-endpoint
+# The operations the contract offers over MCP (intent, plan, simulate, reencode, usage, every agent and webhook-endpoint
 # operation, the events list).
 NAMED_IN_THE_ISSUE = {
     "intent",

@@ -17,7 +17,7 @@ from tests.webhooks.receiver import answer, start_receiver
 from tests.webhooks_delivery.support import make_outbox, make_world
 from watchers.webhooks import NO_ALLOWANCE, StaticResolver
 
-# URL -> why it is refused at create (contract: POST /webhook-endpoints URL rules; issue 8 item 1).
+# URL -> why it is refused at create (contract: POST /webhook-endpoints URL rules).
 REFUSED_AT_CREATE: dict[str, str] = {
     "http://hooks.example.com/": "plain http",
     "ftp://hooks.example.com/": "another scheme",
