@@ -22,9 +22,13 @@ import simplejson
 import trio
 
 from engine.actions import ACTIONS
-from engine.intents import BalanceSource, Emit, IntentRequest, IntentResponse
+from engine.intents import BalanceSource, Emit, IntentRequest, IntentResponse, RegistryUniverse
+from engine.intents.amounts import Facts, address_key
 from engine.intents.context import recent_turns
+from engine.intents.grounding import ground
+from engine.intents.lexicon import Lexicon
 from engine.intents.models import REQUIRED_FIELDS
+from engine.intents.parser import facts_from_request
 from engine.numbers import json_float, json_int
 from engine.registry import Registry
 from watchers.intent_checks import InvalidAnswer, check_answer
@@ -80,6 +84,8 @@ class LlmIntentPlanner:
         self.lookup_timeout = lookup_timeout
         self.tools = _tools(registry)
         self.system = _system_prompt(registry)
+        # The model's answer passes the same grounding check as the deterministic reader's.
+        self.lexicon = Lexicon(RegistryUniverse(registry))
 
     async def run(self, request: IntentRequest, emit: Emit) -> IntentResponse:
         """Plan the request; emits progress and the final answer.
@@ -88,6 +94,7 @@ class LlmIntentPlanner:
         """
         await emit("reasoning", {"text": "Asking the planning model about the request."})
         messages = self._messages(request)
+        facts = facts_from_request(request)
 
         async def on_text(text: str) -> None:
             await emit("reasoning", {"text": text})
@@ -96,7 +103,7 @@ class LlmIntentPlanner:
             completion = await self.chat.complete(messages, tools=self.tools, on_text=on_text)
             answer = next((c for c in completion.tool_calls if c.name == ANSWER_TOOL), None)
             if answer is not None:
-                response = await self._checked(answer.arguments, request, emit)
+                response = await self._checked(answer.arguments, request, emit, facts)
                 for sentence in _SENTENCE.split(response.reasoning):
                     if sentence:
                         await emit("delta", {"text": sentence + " "})
@@ -109,12 +116,14 @@ class LlmIntentPlanner:
             await emit("tool-start", {"tool": "fetch_balances"})
             failed: list[str] = []
             for call in asked:
-                result = await self._balances(call.arguments, failed)
+                result = await self._balances(call.arguments, failed, facts)
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
             await emit("tool-end", {"tool": "fetch_balances", "ok": not failed, "failed_chains": failed})
         raise LlmAnswerInvalid(f"no answer after {MAX_ROUNDS} tool rounds")
 
-    async def _checked(self, arguments: str, request: IntentRequest, emit: Emit) -> IntentResponse:
+    async def _checked(
+        self, arguments: str, request: IntentRequest, emit: Emit, facts: Facts
+    ) -> IntentResponse:
         await emit("tool-start", {"tool": "resolve_assets"})
         try:
             data = loads_exact(arguments)
@@ -124,6 +133,7 @@ class LlmIntentPlanner:
             response = check_answer(data, request, self.registry)
         except InvalidAnswer as exc:
             raise LlmAnswerInvalid(f"the answer failed validation: {exc}") from None
+        response = ground(response, request, self.lexicon, facts)
         assets = sorted({i.asset for i in response.intents if i.asset})
         chains = sorted({c for i in response.intents for c in (i.chain, i.from_chain, i.to_chain) if c})
         await emit("tool-end", {"tool": "resolve_assets", "assets": assets, "chains": chains})
@@ -132,7 +142,7 @@ class LlmIntentPlanner:
         await emit("tool-end", {"tool": "lookup_protocols", "protocols": protocols})
         return response
 
-    async def _balances(self, arguments: str, failed: list[str]) -> str:
+    async def _balances(self, arguments: str, failed: list[str], facts: Facts) -> str:
         """The tool result for one get_balances call: holdings read over JSON-RPC, or why not."""
         try:
             args = json.loads(arguments, parse_float=json_float, parse_int=json_int)
@@ -148,6 +158,9 @@ class LlmIntentPlanner:
         except Exception:  # a lookup boundary: the model is told the balance is unknown, never a number
             failed.append(chain)
             return dumps_exact({"error": f"could not read balances on {chain}; ask the user how much"})
+        facts.balances[(address_key(address), chain)] = {
+            symbol: Decimal(amount) for symbol, amount in found.items()
+        }
         holdings = {symbol: f"{Decimal(amount).normalize():f}" for symbol, amount in found.items()}
         return dumps_exact({"address": address, "chain": chain, "balances": holdings})
 

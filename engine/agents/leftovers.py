@@ -57,6 +57,7 @@ from engine.agents.rules_schedule import (
     WEEKLY,
 )
 from engine.agents.scan import Scanner
+from engine.intents.wording import CHAT_FILLER
 
 # Words that carry no condition of their own in an alert or reminder request.
 _FILLER_WORDS = """
@@ -69,7 +70,8 @@ _FILLER_WORDS = """
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
     also
 """
-FILLER = frozenset(_FILLER_WORDS.split())
+# The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
+FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER
 # Phrases every alert may carry: comparators, move words, "remind me".
 _ALERT_PHRASES = (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION, DISJUNCTION_ALLOWED, REMIND)
 _SCHEDULE_PHRASES = {

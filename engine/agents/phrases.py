@@ -48,15 +48,33 @@ DISJUNCTION_ALLOWED = re.compile(r"\bup or down\b|\bdown or up\b|\brises or fall
 # Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
 _ACTION_VERBS = (
     r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
-    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral"
+    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
+    r"take profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
+    r"move (?:it|them|my)|buy more|buy the dip"
+)
+# A verb that names a rate, not an action ("supply apy", "borrow rate").
+_NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
+# Words between a joiner and the verb ("and then also sell", "so i can bridge").
+_LEAD_IN = (
+    r"(?:(?:also|please|auto|automatically|immediately|go|i'll|i will|i want to|i wanna|i can|we can)\s+)*"
 )
 TRAILING_ACTION = re.compile(
-    r"(?:\band then\b|\bthen\b|\band\b|,|;|&|\+)\s*(?:(?:also|please|auto|automatically|immediately|go)\s+)*"
-    r"(?P<verb>(?:" + _ACTION_VERBS + r"))\b"
+    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|&|\+|\bso(?:\s+that)?\b)\s*"
+    + _LEAD_IN
+    + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm))\s+"
+    + _LEAD_IN
+    + r")(?P<verb>(?:"
+    + _ACTION_VERBS
+    + r"))\b"
+    + _NOT_A_RATE
 )
 LEADING_ACTION = re.compile(
-    r"^(?:please\s+)?(?:(?:auto|automatically)\s+)?(?P<verb>(?:" + _ACTION_VERBS + r"))\b"
-    r"(?P<clause>.*?)\b(?P<cond>when|if|once|as soon as|whenever)\b"
+    r"^(?:(?:hey|hi|yo|please|pls|plz|can you|could you)[\s,!]+)*(?:(?:auto|automatically)\s+)?"
+    r"(?P<verb>(?:"
+    + _ACTION_VERBS
+    + r"))\b"
+    + _NOT_A_RATE
+    + r"(?P<clause>.*?)\b(?P<cond>when|if|once|as soon as|whenever)\b"
 )
 
 # Families of measurable metrics.
@@ -64,7 +82,7 @@ GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
 HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
 YIELD = words(
     "apy", "apr", "yield", "yields", "supply rate", "borrow rate", "interest rate", "lending rate",
-    "deposit rate", "supply apy", "borrow apy",
+    "deposit rate", "supply apy", "borrow apy", "rate",
 )  # fmt: skip
 APR = words("apr")
 APY = words("apy")

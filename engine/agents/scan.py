@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 
 from engine.agents.vocabulary import Asset, YieldProtocol, vocabulary
+from engine.intents.numerals import read_literal, spell_digits
 
 # Multipliers of shorthand amounts ("4k", "1.2m", "2bn").
 _MULTIPLIERS = {
@@ -60,11 +61,30 @@ _REPLACEMENTS = {
 }
 
 
+# A number written with a comma ("3,5k", "90,000", "0,5%"), read by the shared numeral rules.
+_COMMA_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*,\d+(?:[.,]\d+)*(?![\d])")
+# A signed percent: "-5%" is a move down, "+10%" a move up.
+_SIGNED_PERCENT = re.compile(
+    r"(?<![\w.])(?P<sign>[-+])\s?(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>%|percent\b|pct\b)"
+)
+
+
+def _comma_number(match: re.Match[str]) -> str:
+    numeral = read_literal(match.group(0))
+    return match.group(0) if numeral.value is None else f"{numeral.value.normalize():f}"
+
+
 def normalize(text: str) -> str:
-    """Lower-case the request, unify quotes, dashes and comparison signs, and collapse whitespace."""
+    """Lower-case the request, unify quotes, dashes and comparison signs, write spelled numbers in digits
+    ("three thousand"), read commas in numbers by the shared rules, turn "-5%" into "down 5%", and
+    collapse whitespace."""
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
-    return " ".join(text.lower().split())
+    text = " ".join(text.lower().split())
+    text = spell_digits(_COMMA_NUMBER.sub(_comma_number, text))
+    return _SIGNED_PERCENT.sub(
+        lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text
+    )
 
 
 def parse_amount(text: str) -> Decimal | None:

@@ -76,7 +76,7 @@ async def run_intent(
     if fetched:
         await emit("reasoning", {"text": "Settling the amounts with what the lookups returned."})
         outcome = await _resolve(parser, reading, facts, emit)
-    response = parser.respond(outcome)
+    response = parser.answer(request, outcome, facts)
     for sentence in _SENTENCE.split(response.reasoning):
         if sentence:
             await emit("delta", {"text": sentence + " "})

@@ -15,6 +15,7 @@ from engine.intents.amounts import Facts, address_key
 from engine.intents.clarify import Answers, split_answers
 from engine.intents.context import apply_follow_up, is_follow_up, prior_request, read_text
 from engine.intents.drafts import AmountSpec, Draft
+from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
 from engine.intents.prose import reasoning, suggested_name
@@ -53,9 +54,12 @@ class IntentParser:
 
     def parse(self, request: IntentRequest, facts: Facts | None = None) -> IntentResponse:
         """Parse with the request's own balances (and any facts handed in). Never raises on any text."""
-        return self.respond(
-            self.analyse(request, facts if facts is not None else facts_from_request(request))
-        )
+        known = facts if facts is not None else facts_from_request(request)
+        return self.answer(request, self.analyse(request, known), known)
+
+    def answer(self, request: IntentRequest, outcome: Outcome, facts: Facts) -> IntentResponse:
+        """The IntentResponse of an outcome, held to the grounding check every planner's answer passes."""
+        return ground(self.respond(outcome), request, self.lexicon, facts)
 
     def analyse(self, request: IntentRequest, facts: Facts) -> Outcome:
         """Resolve the request into steps, clarifications or a refusal, noting balances/prices it lacks."""

@@ -272,6 +272,10 @@ class _Reader:
             action, verb = PHRASAL_VERBS[(lexeme.text, following.text)]
             if self.set_action(action, verb):
                 self.used.update((index, index + 1))
+            after = self.peek(index + 2)
+            if verb == "buy" and after is not None and after.text == "on":
+                self.used.add(index + 2)
+                return 2  # "load up on eth": eth is what is bought, not a chain
             return 1
         if self.set_action(lexeme.action, lexeme.text) or lexeme.action == self.draft.action:
             self.used.add(index)

@@ -204,8 +204,11 @@ class Resolver:
             if target is None and bare:
                 target = bare.pop(0)
             step.from_chain, step.to_chain = source, target
+            self._unused_chains(step, bare)
             return
-        chain = draft.on_chain or draft.from_chain or (bare[0] if bare else None)
+        chain = draft.on_chain or draft.from_chain or (bare.pop(0) if bare else None)
+        step.chain = chain
+        self._unused_chains(step, [extra for extra in bare if extra not in (chain, target)])
         if chain is None:
             chain = target
         elif target is not None and target != chain and step.action in _ONWARD_ACTIONS:
@@ -216,6 +219,15 @@ class Resolver:
                 f"steps, for example '{step.action} on {chain}, then bridge it to {target}'."
             )
         step.chain = chain
+
+    def _unused_chains(self, step: Step, unused: Sequence[str]) -> None:
+        """A chain named but placed nowhere is never dropped in silence."""
+        if unused:
+            named = [chain for chain in (step.chain, step.from_chain, step.to_chain) if chain]
+            self.outcome.refuse(
+                f"You named {', '.join([*named, *unused])} for one {step.action}, and I can't tell which "
+                "chain is meant for what. Say it again with one chain per step."
+            )
 
     def _place_addresses(self, step: Step, addresses: Sequence[str]) -> None:
         for address in addresses:
@@ -281,6 +293,8 @@ class Resolver:
             elif carried and step.amount in (None, MAX):
                 step.amount = self._carried_amount(previous, carry)
             self._default_chain(step, chain)
+        if draft.back and step.action == "bridge" and step.to_chain is None:
+            step.to_chain = self._origin(step)
         landing = previous.landing_chain() if previous is not None else None
         if landing is not None:
             self._default_chain(step, landing)
@@ -296,6 +310,13 @@ class Resolver:
             and self.universe.supports(step.source_chain, previous.protocol, step.action)
         ):
             step.protocol = previous.protocol
+
+    def _origin(self, step: Step) -> str | None:
+        """Where "bridge it back" goes: the chain the last bridge to this step's chain came from."""
+        for earlier in reversed(self.outcome.steps):
+            if earlier.action == "bridge" and earlier.to_chain in (step.from_chain, None):
+                return earlier.from_chain
+        return None
 
     def _carried_amount(self, previous: Step | None, carry: Carry | None) -> AmountSpec | None:
         if previous is None:

@@ -13,7 +13,7 @@ from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS
 _DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park"})
 
 # Verbs that leave a whole position when no amount is written ("exit my aave position").
-_WHOLE_BY_DEFAULT: Final = frozenset({"exit", "close"})
+_WHOLE_BY_DEFAULT: Final = frozenset({"exit", "close", "cash out"})
 
 # The protocol whose positions are pools; any other protocol's "position" is a deposit or a stake.
 _POOL_PROTOCOLS: Final = frozenset({"uniswap"})

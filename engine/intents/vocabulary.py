@@ -66,6 +66,8 @@ VERBS: Final[dict[str, str]] = {
     "snag": "swap",
     "scoop": "swap",
     "purchase": "swap",
+    "load": "swap",
+    "stock": "swap",
     "acquire": "swap",
     "borrow": "borrow",
     "repay": "repay",

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 from typing import Final
 
-# Words that carry nothing a transaction needs: greetings, politeness, hedges, request framing ("could
-# you", "I want to", "help me"), chat noise. Everything else a request says must be read, or asked about.
-FILLER: Final[frozenset[str]] = frozenset(
+# Chat noise any request may carry, for transactions and alerts alike: greetings, politeness, hedges.
+CHAT_FILLER: Final[frozenset[str]] = frozenset(
     """
-    a an the my me mine our ours i i'm im i'd id i'll ill we us you your u ur yours
     please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
     hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
-    bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg
-    so um uh umm hmm well just maybe perhaps probably think guess basically literally really very real
-    can could would will wanna want wants wanted need needs needed like let lets let's do go ahead try
+    bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
+    so um uh umm hmm well just maybe perhaps probably basically literally really kinda
+    u ur wanna gonna gotta
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
+
+# Words that carry nothing a transaction needs: chat noise, request framing ("could you", "I want to",
+# "help me"). Everything else a request says must be read, or asked about.
+FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
+    """
+    a an the my me mine our ours i i'm im i'd id i'll ill we us you your yours
+    so think guess very real
+    can could would will want wants wanted need needs needed like let lets let's do go ahead try
     help assist make quick quickly fast asap now today immediately rn right away please kindly
     some of this these those there here is are be am been being have has had got gotta gonna
     want wanna trying able ready time
