@@ -10,15 +10,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import BaseModel, ValidationError
 from quart import Response, current_app, g, request
 
 from gateway import jsonio
+from gateway.access import CreditHold, admit, reserve
 from gateway.auth import Principal
-from gateway.errors import ApiError, from_validation, invalid_request
-from gateway.ratelimit import Decision
-from storage import accounts
+from gateway.errors import from_validation, invalid_request
 
 if TYPE_CHECKING:
     from gateway.services import Services
@@ -30,28 +28,6 @@ log = logging.getLogger("intentgate.policy")
 class Reply:
     model: BaseModel | dict[str, Any]
     status: int = 200
-
-
-@dataclass
-class CreditHold:
-    """Credits reserved for one metered call. Settled once: kept when the call is delivered, refunded
-    otherwise. A streaming handler takes the hold over and settles it when its stream ends."""
-
-    services: Services
-    tenant_id: str
-    amount: int
-    reason: str
-    taken_over: bool = False
-    settled: bool = False
-
-    async def settle(self, delivered: bool) -> None:
-        if self.settled:
-            return
-        self.settled = True
-        if delivered:
-            return
-        with trio.CancelScope(shield=True):  # a refund must not be lost to a cancelled request
-            await self.services.db.run(accounts.refund_credits, self.tenant_id, self.amount, self.reason)
 
 
 @dataclass
@@ -111,22 +87,6 @@ def to_response(result: BaseModel | Reply | Response) -> Response:
     return json_response(result)
 
 
-def scope_forbidden(scope: str) -> ApiError:
-    """403 for a key without `scope` (contract: Authentication)."""
-    return ApiError(403, "scope_forbidden", f"This API key lacks the `{scope}` scope.")
-
-
-def rate_limited(decision: Decision) -> ApiError:
-    """429 for a refused rate-limit hit, carrying its RateLimit headers and Retry-After."""
-    return ApiError(
-        429,
-        "rate_limited",
-        f"Rate limit of {decision.limit} requests per {decision.window_ms} ms reached; "
-        f"retry after {decision.reset_s} s.",
-        headers=decision.headers(),
-    )
-
-
 def guarded(
     handler: Handler,
     *,
@@ -141,15 +101,10 @@ def guarded(
 
     async def view(**path: str) -> Response:
         services: Services = current_app.extensions["intentgate"]
-        principal = await services.auth.authenticate(request.headers.get("Authorization"))
-        g.principal = principal
-        if scope is not None and scope not in principal.scopes:
-            raise scope_forbidden(scope)
-        decision = await services.limiter.hit(principal.key_id, principal.tier)
-        g.rate_limit = decision
-        if not decision.allowed:
-            raise rate_limited(decision)
-        call = Call(services=services, principal=principal, path=path)
+        grant = await admit(services, request.headers.get("Authorization"), scope)
+        g.principal = grant.principal
+        g.rate_limit = grant.decision
+        call = Call(services=services, principal=grant.principal, path=path)
         if body_model is not None:
             call.body = await read_json_body(body_model)
         if query_model is not None:
@@ -163,13 +118,7 @@ def guarded(
 
 
 async def _metered(call: Call, handler: Handler, cost: int, name: str) -> Response:
-    services = call.services
-    tenant_id = call.principal.tenant_id
-    if not await services.db.run(accounts.reserve_credits, tenant_id, cost, name):
-        raise ApiError(
-            402, "insufficient_credits", f"This call costs {cost} credits and the balance is short."
-        )
-    hold = CreditHold(services, tenant_id, cost, name)
+    hold = await reserve(call.services, call.principal.tenant_id, cost, name)
     call.hold = hold
     try:
         response = to_response(await handler(call))

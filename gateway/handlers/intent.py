@@ -9,9 +9,10 @@ from quart import Response, request
 
 from engine.intents import Balance, IntentRequest, IntentResponse, Wallet
 from engine.limits import CONTEXT_MAX_CHARS, PLAN_WALLETS_MAX, PROMPT_MAX_CHARS
+from gateway.access import CreditHold
 from gateway.errors import ApiError
 from gateway.intent_service import IntentService
-from gateway.policy import Call, CreditHold
+from gateway.policy import Call
 from gateway.sse import EVENT_STREAM, Send, event_stream
 
 JSON = "application/json"

@@ -24,10 +24,10 @@ import trio
 from ulid import ULID
 
 from gateway import jsonio
+from gateway.access import STREAM_SCOPE, admit
 from gateway.errors import ApiError
 from gateway.ratelimit import Decision
 from gateway.sse import EVENT_STREAM, STREAM_HEADERS
-from gateway.streams.access import authorize
 from gateway.streams.direct import DirectSink
 from gateway.streams.feed import Feed, Signal
 from gateway.streams.sse_stream import HEARTBEAT_COMMENT, LIVE_COMMENT, streams_of
@@ -74,8 +74,10 @@ class StreamEndpoint:
         authorization = headers.get(b"authorization")
         decision: Decision | None = None
         try:
-            grant = await authorize(
-                self.services, authorization.decode("latin-1") if authorization is not None else None
+            grant = await admit(
+                self.services,
+                authorization.decode("latin-1") if authorization is not None else None,
+                STREAM_SCOPE,
             )
             decision = grant.decision
             streams = streams_of(self.services)

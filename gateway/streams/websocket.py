@@ -20,9 +20,9 @@ import trio
 from quart import current_app, websocket
 
 from gateway import jsonio
+from gateway.access import STREAM_SCOPE, admit
 from gateway.errors import ApiError
 from gateway.ratelimit import wall_ms
-from gateway.streams.access import authorize
 from gateway.streams.feed import Feed, Signal
 from gateway.streams.sse_stream import streams_of
 from storage import StorageError
@@ -72,14 +72,14 @@ async def stream_socket() -> Any:
     last_event_id = websocket.args.get("last_event_id")
     if header:
         # Before the handshake: an ApiError here becomes an HTTP refusal through the app's handlers.
-        principal = (await authorize(services, header)).principal
+        principal = (await admit(services, header, STREAM_SCOPE)).principal
         streams = streams_of(services)
         await websocket.accept()
     else:
         await websocket.accept()
         try:
             header, first_last = await _first_frame()
-            principal = (await authorize(services, header)).principal
+            principal = (await admit(services, header, STREAM_SCOPE)).principal
             streams = streams_of(services)
         except ApiError as exc:
             await _refuse(exc)
