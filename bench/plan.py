@@ -23,7 +23,7 @@ from devnet.mode import open_devnet
 from engine.planner import PlanRequest
 from engine.registry import load_registry
 from gateway.config import Settings
-from gateway.planning import Planning
+from gateway.usecases.planning import Planning
 from watchers.upstreams.across import AcrossClient, AcrossSettings
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.prefetch import AcrossBridgeQuoter, Prefetcher

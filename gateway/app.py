@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.registry import load_registry
 from gateway.dashboard import install_dashboard
-from gateway.errors import HTTP_CODES, ApiError
+from gateway.errors import HTTP_CODES, ApiError, envelope_for
 from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gateway.openapi import build_openapi
 from gateway.policy import guarded, json_response
@@ -104,13 +104,13 @@ def _install_error_handlers(app: QuartTrio) -> None:
 
     @app.errorhandler(Exception)
     async def internal_error(exc: Exception) -> Response:
-        if isinstance(exc, BaseExceptionGroup):
-            # A nursery in a handler wrapped an answerable error: answer it as if raised alone.
-            leaf = first_leaf(exc)
-            if isinstance(leaf, ApiError):
-                return await api_error(leaf)
-            if isinstance(leaf, StorageError):
-                return await storage_error(leaf)
+        # A nursery in a handler may wrap an answerable error: answer it as if raised alone.
+        leaf = first_leaf(exc) if isinstance(exc, BaseExceptionGroup) else exc
+        if isinstance(leaf, StorageError):
+            return await storage_error(leaf)
+        mapped = envelope_for(leaf)
+        if mapped is not None:
+            return await api_error(mapped)
         log.exception("unhandled error", extra={"request_id": g.get("request_id")})
         return _envelope(500, "internal_error", "Something failed on our side; retrying is reasonable.")
 

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import trio
 from pydantic import BaseModel, ValidationError
+
+from engine.encoders import EncodingError
+from engine.planner import PlanError, RouteExpired
+from engine.simulate import SimulateInvalid
+from gateway.usecases.errors import (
+    EngineFailed,
+    Invalid,
+    NotFound,
+    NotRunning,
+    QuotaExceeded,
+    Refused,
+    Unwatchable,
+    UpstreamUnavailable,
+)
+from watchers.intent_llm import LlmAnswerInvalid
+from watchers.upstreams.clients import ChainNotConfigured
+from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.llm import LlmFailed, LlmUnavailable
+from watchers.upstreams.prefetch import NotConfigured, UpstreamDown
+from watchers.upstreams.simulation import ForkUnavailable, SimulationUnavailable
 
 
 class Issue(BaseModel):
@@ -76,3 +97,81 @@ HTTP_CODES: dict[int, tuple[str, str]] = {
     431: ("headers_too_large", "The request's headers are larger than this service reads (64 KiB)."),
     500: ("internal_error", "Something failed on our side; retrying is reasonable."),
 }
+
+
+def _refused(status: int, code: str) -> Callable[[BaseException], ApiError]:
+    def make(exc: BaseException) -> ApiError:
+        assert isinstance(exc, Refused)
+        return ApiError(status, code, exc.message, exc.issues)
+
+    return make
+
+
+def _plan_error(exc: BaseException) -> ApiError:
+    assert isinstance(exc, PlanError)
+    return invalid_request("The intents cannot be planned as given; see issues.", [(exc.field, exc.message)])
+
+
+def _simulate_invalid(exc: BaseException) -> ApiError:
+    assert isinstance(exc, SimulateInvalid)
+    return invalid_request(exc.message, exc.issues)
+
+
+def _not_found(exc: BaseException) -> ApiError:
+    assert isinstance(exc, NotFound)
+    return ApiError(404, f"{exc.resource}_not_found", exc.message)
+
+
+# The one table from what went wrong below the transports (use cases' refusals, the engine's and the
+# upstreams' errors) to the contract's envelope; first match wins, so subclasses come before their bases.
+ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException], ApiError]]] = [
+    ((Invalid,), _refused(400, "invalid_request")),
+    ((NotFound,), _not_found),
+    ((Unwatchable,), _refused(422, "unwatchable")),
+    ((QuotaExceeded,), _refused(429, "agent_quota_exceeded")),
+    ((NotRunning,), _refused(503, "service_not_configured")),
+    ((UpstreamUnavailable,), _refused(503, "upstream_unavailable")),
+    ((EngineFailed,), _refused(502, "engine_failure")),
+    ((PlanError,), _plan_error),
+    ((SimulateInvalid,), _simulate_invalid),
+    ((RouteExpired,), lambda exc: ApiError(409, "route_expired", f"{exc} Re-plan the step with POST /plan.")),
+    (
+        (ChainNotConfigured, NotConfigured),
+        lambda exc: ApiError(
+            503, "service_not_configured", f"This deployment is not configured for it: {exc}"
+        ),
+    ),
+    (
+        (UpstreamDown, RpcUnavailable, ForkUnavailable),
+        lambda exc: ApiError(503, "upstream_unavailable", f"An upstream did not answer: {exc}"),
+    ),
+    (
+        (LlmUnavailable,),
+        lambda exc: ApiError(
+            503, "upstream_unavailable", "The planning model did not answer; retry shortly."
+        ),
+    ),
+    (
+        (trio.TooSlowError,),
+        lambda exc: ApiError(503, "upstream_unavailable", "The work did not finish in time; retry shortly."),
+    ),
+    ((LlmFailed,), lambda exc: ApiError(502, "engine_failure", "The planning model failed to answer.")),
+    (
+        (LlmAnswerInvalid,),
+        lambda exc: ApiError(502, "engine_failure", f"The planning model's answer was refused: {exc}"),
+    ),
+    (
+        (RpcError, EncodingError, SimulationUnavailable),
+        lambda exc: ApiError(502, "engine_failure", f"The engine failed: {exc}"),
+    ),
+]
+
+
+def envelope_for(exc: BaseException) -> ApiError | None:
+    """The envelope `exc` leaves the service as, or None for an error no table row names (a bug: 500)."""
+    if isinstance(exc, ApiError):
+        return exc
+    for kinds, make in ENVELOPES:
+        if isinstance(exc, kinds):
+            return make(exc)
+    return None

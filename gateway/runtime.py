@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import httpx
 
 from engine.registry import load_registry
-from gateway.intent_service import build_intent_service
-from gateway.planning import Planning
 from gateway.services import Services
-from gateway.simulation import Simulation
+from gateway.usecases.intent import build_intent_service
+from gateway.usecases.planning import Planning
+from gateway.usecases.simulation import Simulation
 from gateway.watching import build_watchers
 from watchers.upstreams.across import AcrossClient, AcrossSettings
 from watchers.upstreams.clients import ChainClients

@@ -13,9 +13,9 @@ from storage import Database
 from watchers.fanout.hub import Streams, StreamSettings
 
 if TYPE_CHECKING:
-    from gateway.intent_service import IntentService
-    from gateway.planning import Planning
-    from gateway.simulation import Simulation
+    from gateway.usecases.intent import IntentService
+    from gateway.usecases.planning import Planning
+    from gateway.usecases.simulation import Simulation
     from watchers.evaluation import Watchers
 
 

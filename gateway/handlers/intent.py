@@ -10,10 +10,11 @@ from quart import Response, request
 from engine.intents import Balance, IntentRequest, IntentResponse, Wallet
 from engine.limits import CONTEXT_MAX_CHARS, PLAN_WALLETS_MAX, PROMPT_MAX_CHARS
 from gateway.access import CreditHold
-from gateway.errors import ApiError
-from gateway.intent_service import IntentService
+from gateway.errors import envelope_for
 from gateway.policy import Call
 from gateway.sse import EVENT_STREAM, Send, event_stream
+from gateway.usecases.errors import NotRunning
+from gateway.usecases.intent import IntentService
 
 JSON = "application/json"
 # Balances a request may hand in: every registry token of every wallet's chain fits well below this.
@@ -86,7 +87,7 @@ def wants_stream(body: IntentBody) -> bool:
 def _service(call: Call) -> IntentService:
     service = call.services.intent
     if service is None:
-        raise ApiError(503, "service_not_configured", "Intent parsing is not running on this replica.")
+        raise NotRunning("Intent parsing is not running on this replica.")
     return service
 
 
@@ -122,9 +123,12 @@ def _stream(service: IntentService, body: IntentBody, hold: CreditHold) -> Respo
 
         try:
             await service.run(body.engine_request(), emit, backend=body.options.planner)
-        except ApiError as exc:
+        except Exception as exc:
             # The status line is already sent: the error travels as the stream's last event.
-            await send("error", exc.body())
+            envelope = envelope_for(exc)
+            if envelope is None:
+                raise
+            await send("error", envelope.body())
 
     async def on_end(delivered: bool) -> None:
         await hold.settle(delivered=delivered and final_sent)

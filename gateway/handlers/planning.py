@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
-from gateway.errors import ApiError
-from gateway.planning import Planning
 from gateway.policy import Call
+from gateway.usecases.errors import NotRunning
+from gateway.usecases.planning import Planning
 
 
 def _planning(call: Call) -> Planning:
     planning = call.services.planning
     if planning is None:
-        raise ApiError(
-            503, "service_not_configured", "Planning is not running on this replica (role workers)."
-        )
+        raise NotRunning("Planning is not running on this replica (role workers).")
     return planning
 
 

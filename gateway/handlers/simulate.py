@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from engine.simulate import SimulateRequest
-from gateway.errors import ApiError
 from gateway.policy import Call, Reply
-from gateway.simulation import Simulation
+from gateway.usecases.errors import NotRunning
+from gateway.usecases.simulation import Simulation
 
 
 def _simulation(call: Call) -> Simulation:
     simulation = call.services.simulation
     if simulation is None:
-        raise ApiError(
-            503, "service_not_configured", "Simulation is not running on this replica (role workers)."
-        )
+        raise NotRunning("Simulation is not running on this replica (role workers).")
     return simulation
 
 

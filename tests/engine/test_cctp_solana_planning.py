@@ -75,7 +75,7 @@ def answers(**overrides: Any) -> Callable[[FactKey], Any]:
 
 
 def converge(intents: list[dict[str, Any]], answer: Callable[[FactKey], Any] | None = None) -> PlanResponse:
-    """build_plan run as gateway/planning.py runs it: until no fact is missing."""
+    """build_plan run as gateway/usecases/planning.py runs it: until no fact is missing."""
     request = PlanRequest.model_validate(
         {
             "intents": intents,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -16,9 +16,9 @@ from solders.pubkey import Pubkey
 from engine.encoders.solana import sol_transfer_message
 from engine.registry import load_registry
 from engine.simulate import SimulateRequest
-from gateway.errors import ApiError
-from gateway.planning import Planning
-from gateway.simulation import Simulation
+from gateway.errors import ApiError, envelope_for
+from gateway.usecases.planning import Planning
+from gateway.usecases.simulation import Simulation
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.prefetch import Prefetcher
 from watchers.upstreams.simulation import LiteSvmExecutor, PyrevmExecutor
@@ -169,14 +169,23 @@ async def test_sender_is_the_wallet_of_steps_without_one(simulation: Simulation)
     assert signed.success is True
 
 
+async def envelope_of(work: Awaitable[object]) -> ApiError:
+    """The envelope the service answers when `work` (a use case) refuses."""
+    with pytest.raises(Exception) as caught:
+        await work
+    envelope = envelope_for(caught.value)
+    assert envelope is not None, caught.value
+    return envelope
+
+
 async def test_evm_sender_on_solana_is_400(simulation: Simulation) -> None:
-    with pytest.raises(ApiError) as caught:
-        await simulation.simulate(request(transfer(1, ALICE, BOB, SOL), sender="0x" + "11" * 20))
-    assert caught.value.status == 400 and [i.field for i in caught.value.issues] == ["sender"]
+    refused = await envelope_of(
+        simulation.simulate(request(transfer(1, ALICE, BOB, SOL), sender="0x" + "11" * 20))
+    )
+    assert refused.status == 400 and [i.field for i in refused.issues] == ["sender"]
 
 
 async def test_garbage_message_is_400_naming_the_step(simulation: Simulation) -> None:
     step = {**transfer(1, ALICE, BOB, SOL), "solana_tx": "bm90IGEgbWVzc2FnZQ=="}
-    with pytest.raises(ApiError) as caught:
-        await simulation.simulate(request(step))
-    assert caught.value.status == 400 and [i.field for i in caught.value.issues] == ["steps[0].solana_tx"]
+    refused = await envelope_of(simulation.simulate(request(step)))
+    assert refused.status == 400 and [i.field for i in refused.issues] == ["steps[0].solana_tx"]

@@ -1,6 +1,5 @@
-"""POST /intent as the gateway runs it: the deterministic parser (default) or the chat-model planner, fed by
-balances read over JSON-RPC and USD prices from the market-data API, with failures turned into the
-contract's envelope (502 engine_failure, 503 upstream_unavailable / service_not_configured)."""
+"""Reading a request, the use case behind POST /intent: the deterministic parser (default) or the chat-model
+planner, fed by balances read over JSON-RPC and USD prices from the market-data API."""
 
 from __future__ import annotations
 
@@ -16,11 +15,11 @@ from engine.intents import Emit, IntentParser, IntentRequest, IntentResponse, Re
 from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
 from gateway.config import Settings
-from gateway.errors import ApiError, invalid_request
-from watchers.intent_llm import LlmAnswerInvalid, LlmIntentPlanner
+from gateway.usecases.errors import Invalid, NotRunning
+from watchers.intent_llm import LlmIntentPlanner
 from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
-from watchers.upstreams.llm import ChatCompletions, LlmFailed, LlmSettings, LlmUnavailable
+from watchers.upstreams.llm import ChatCompletions, LlmSettings
 from watchers.upstreams.multicall import erc20_balances, native_balances
 from watchers.upstreams.prices import CoinGeckoPrices
 
@@ -137,23 +136,23 @@ class IntentService:
     lookup_timeout: float = 10.0
 
     def check(self, request: IntentRequest) -> None:
-        """Raises ApiError 400 invalid_request for a wallet of an unknown chain or with an address that is
+        """Raises Invalid (400) for a wallet of an unknown chain or with an address that is
         not one of its chain's (the rules of /plan), so that a stream never starts for such a request."""
         problems = self.registry.wallet_problems(
             [(wallet.address, wallet.chain) for wallet in request.wallets]
         )
         if problems:
-            raise invalid_request("The request did not pass validation; see issues.", problems)
+            raise Invalid("The request did not pass validation; see issues.", problems)
 
     async def run(
         self, request: IntentRequest, emit: Emit, *, backend: Backend | None = None
     ) -> IntentResponse:
         """The IntentResponse of the request, with progress through `emit` (the last event is `final`).
 
-        Raises ApiError: 400 invalid_request for a wallet of an unknown chain or with an address that is
-        not one of its chain's; 503 service_not_configured (the model backend is asked for but not configured),
-        503 upstream_unavailable (the model endpoint is unreachable or busy), 502 engine_failure (the
-        model failed or its answer did not pass validation).
+        Raises Invalid for a wallet of an unknown chain or with an address that is not one of its chain's,
+        NotRunning when the model backend is asked for but not configured; the model client's own errors
+        (unreachable or busy, failed, an answer that did not pass validation) propagate to
+        gateway.errors' table.
         """
         self.check(request)
         chosen = backend or self.default_backend
@@ -167,21 +166,8 @@ class IntentService:
                 lookup_timeout=self.lookup_timeout,
             )
         if self.llm is None:
-            raise ApiError(
-                503,
-                "service_not_configured",
-                "The model planner is not configured here (llm_base_url and llm_model).",
-            )
-        try:
-            return await self.llm.run(request, emit)
-        except LlmUnavailable:
-            raise ApiError(
-                503, "upstream_unavailable", "The planning model did not answer; retry shortly."
-            ) from None
-        except LlmFailed:
-            raise ApiError(502, "engine_failure", "The planning model failed to answer.") from None
-        except LlmAnswerInvalid as exc:
-            raise ApiError(502, "engine_failure", f"The planning model's answer was refused: {exc}") from None
+            raise NotRunning("The model planner is not configured here (llm_base_url and llm_model).")
+        return await self.llm.run(request, emit)
 
 
 def build_intent_service(

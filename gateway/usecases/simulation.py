@@ -1,6 +1,5 @@
 """POST /simulate as the gateway runs it: validate the batch, re-encode chained steps for their estimate,
-refuse dead targets, run the rest on an EVM fork or litesvm, price the gas, and map every failure onto the
-contract's envelope."""
+refuse dead targets, run the rest on an EVM fork or litesvm, and price the gas."""
 
 from __future__ import annotations
 
@@ -8,16 +7,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-import trio
-
-from engine.encoders import EncodingError
 from engine.encoders.solana import decode_solana_message
-from engine.planner import ReencodeRequest, Step
+from engine.planner import ReencodeRequest, RouteExpired, Step
 from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
 from engine.simulate import (
     EvmCall,
-    SimulateInvalid,
     SimulateRequest,
     SimulateResponse,
     SolanaMessage,
@@ -33,14 +28,13 @@ from engine.simulate import (
     summarize,
     svm_step_result,
 )
-from gateway.errors import ApiError, invalid_request
-from gateway.planning import Planning
+from gateway.usecases.errors import Invalid
+from gateway.usecases.planning import Planning
 from watchers.tasks import run_all
-from watchers.upstreams.clients import ChainClients, ChainNotConfigured
-from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
-from watchers.upstreams.prefetch import NotConfigured, PriceSource, UpstreamDown
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.prefetch import PriceSource
 from watchers.upstreams.quote_errors import SourceUnavailable
-from watchers.upstreams.simulation import EvmExecutor, ForkUnavailable, SimulationUnavailable, SolanaExecutor
+from watchers.upstreams.simulation import EvmExecutor, SolanaExecutor
 
 # Where the gas price comes from (contract example: `rpc`): eth_gasPrice, or Solana's getFeeForMessage.
 SOURCE_RPC = "rpc"
@@ -58,26 +52,13 @@ class Simulation:
     prices: PriceSource | None = None
 
     async def simulate(self, request: SimulateRequest) -> SimulateResponse:
-        """The batch's outcome. Raises ApiError: 400 for a batch that cannot be simulated (dead targets
-        included), 503 for an RPC that is not configured or does not answer, 502 when the engine fails."""
-        try:
-            check_request(self.registry, request)
-        except SimulateInvalid as exc:
-            raise invalid_request(exc.message, exc.issues) from None
-        try:
-            if self.registry.chain(request.chain).family == "evm":
-                return await self._evm(request)
-            return await self._solana(request)
-        except (ChainNotConfigured, NotConfigured) as exc:
-            raise ApiError(
-                503, "service_not_configured", f"This deployment is not configured for it: {exc}"
-            ) from None
-        except (UpstreamDown, RpcUnavailable, ForkUnavailable) as exc:
-            raise ApiError(503, "upstream_unavailable", f"An upstream did not answer: {exc}") from None
-        except trio.TooSlowError:
-            raise ApiError(503, "upstream_unavailable", "The simulation did not finish in time.") from None
-        except (RpcError, EncodingError, SimulationUnavailable) as exc:
-            raise ApiError(502, "engine_failure", f"The simulation engine failed: {exc}") from None
+        """The batch's outcome. Raises SimulateInvalid or Invalid for a batch that cannot be simulated (dead
+        targets included); an unconfigured chain, an upstream or fork that does not answer, or a failing
+        engine propagate as their own errors (gateway.errors maps them to the envelope)."""
+        check_request(self.registry, request)
+        if self.registry.chain(request.chain).family == "evm":
+            return await self._evm(request)
+        return await self._solana(request)
 
     async def _evm(self, request: SimulateRequest) -> SimulateResponse:
         chain = self.registry.chain(request.chain)
@@ -142,7 +123,7 @@ class Simulation:
             if to.lower() in dead
         ]
         if issues:
-            raise invalid_request("A step calls an address with no contract code.", issues)
+            raise Invalid("A step calls an address with no contract code.", issues)
 
     async def _evm_call(self, step: Step) -> EvmCall | str:
         """The call a step makes; a chained step is re-encoded for chained.estimate_amount first. A string
@@ -154,10 +135,8 @@ class Simulation:
                 return "cannot be simulated: its chained estimate_amount is not positive"
             try:
                 fresh = await self.planning.reencode(ReencodeRequest(step=step, actual_amount=estimate))
-            except ApiError as exc:
-                if exc.status != 409:
-                    raise
-                return f"cannot be re-encoded for its estimate: {exc.message}"
+            except RouteExpired as exc:
+                return f"cannot be re-encoded for its estimate: {exc} Re-plan the step with POST /plan."
             if not fresh.ok:
                 return f"cannot be re-encoded for its estimate: {fresh.unsupported_reason}"
             data, value = fresh.data or "0x", fresh.value or "0"
