@@ -21,12 +21,15 @@ from gateway.usecases.errors import (
     Unwatchable,
     UpstreamUnavailable,
 )
+from storage.webhooks import EndpointQuotaExceeded
 from watchers.intent_llm import LlmAnswerInvalid
+from watchers.outbox import MasterKeyError
 from watchers.upstreams.clients import ChainNotConfigured
 from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
 from watchers.upstreams.llm import LlmFailed, LlmUnavailable
 from watchers.upstreams.prefetch import NotConfigured, UpstreamDown
 from watchers.upstreams.simulation import ForkUnavailable, SimulationUnavailable
+from watchers.webhooks import InvalidUrl
 
 
 class Issue(BaseModel):
@@ -117,6 +120,13 @@ def _simulate_invalid(exc: BaseException) -> ApiError:
     return invalid_request(exc.message, exc.issues)
 
 
+def _invalid_url(exc: BaseException) -> ApiError:
+    assert isinstance(exc, InvalidUrl)
+    return ApiError(
+        400, "invalid_url", f"This webhook URL is refused: {exc.message}.", [(exc.field, exc.message)]
+    )
+
+
 def _not_found(exc: BaseException) -> ApiError:
     assert isinstance(exc, NotFound)
     return ApiError(404, f"{exc.resource}_not_found", exc.message)
@@ -133,6 +143,19 @@ ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException],
     ((UpstreamUnavailable,), _refused(503, "upstream_unavailable")),
     ((EngineFailed,), _refused(502, "engine_failure")),
     ((PlanError,), _plan_error),
+    ((InvalidUrl,), _invalid_url),
+    (
+        (EndpointQuotaExceeded,),
+        lambda exc: ApiError(
+            429,
+            "endpoint_quota_exceeded",
+            f"{getattr(exc, 'limit', '')} webhook endpoints are already registered; delete one first.",
+        ),
+    ),
+    (
+        (MasterKeyError,),
+        lambda exc: ApiError(503, "service_not_configured", f"Webhooks are not available: {exc}."),
+    ),
     ((SimulateInvalid,), _simulate_invalid),
     ((RouteExpired,), lambda exc: ApiError(409, "route_expired", f"{exc} Re-plan the step with POST /plan.")),
     (

@@ -1,257 +1,36 @@
-"""POST /agents, GET /agents, GET /agents/{id}, PATCH /agents/{id}, DELETE /agents/{id}.
-
-Each handler parses with the agent domain's own rules (engine.agents), makes one store call, and shapes the
-contract's reply. Another tenant's id answers exactly like an unknown one: 404, or 204 on DELETE."""
+"""POST /agents, GET /agents, GET /agents/{id}, PATCH /agents/{id}, DELETE /agents/{id}: the REST face of
+gateway.usecases.agents."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
-
 from quart import Response
 
-from engine.agents import (
-    AgentValidationError,
-    Compiled,
-    Condition,
-    Kind,
-    NeedsClarification,
-    PlainAgentCreate,
-    ScheduleAgentCreate,
-    ScheduleSpec,
-    StatusPatch,
-    TypedAgentCreate,
-    Unwatchable,
-    compile_request,
-    kinds_for_filter,
-    new_agent_id,
-    next_fire,
-    parse_agent_id,
-    parse_create_body,
-    parse_patch_body,
-    storage_type,
-)
-from engine.cursor import decode_cursor, encode_cursor
-from engine.limits import AGENT_QUOTAS
-from gateway.agent_models import (
-    AgentListQuery,
-    agent_out,
-    clarification_out,
-    compile_out,
-    describe_typed,
-)
-from gateway.errors import ApiError, invalid_request
+from gateway.agent_models import AgentListQuery
 from gateway.policy import Call, Reply
-from storage import agents as store
-from storage.accounts import now_ms
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
-
-
-def _is_agent_id(value: str) -> bool:
-    return parse_agent_id(value) is not None
-
-
-def _not_found() -> ApiError:
-    return ApiError(404, "agent_not_found", "No agent with this id exists for your tenant.")
-
-
-def _quota_exceeded(limit: int) -> ApiError:
-    return ApiError(
-        429,
-        "agent_quota_exceeded",
-        f"Your tier allows {limit} active agents; pause or delete one first.",
-    )
-
-
-def _unwatchable(reason: str) -> ApiError:
-    return ApiError(422, "unwatchable", f"This request cannot be watched: {reason}.", [("request", reason)])
-
-
-def _wire_field(path: str) -> str:
-    """The engine's dotted paths (`wallets.0`) in the gateway's issue notation (`wallets[0]`)."""
-    out = ""
-    for part in path.split("."):
-        out += f"[{part}]" if part.isdigit() else (f".{part}" if out else part)
-    return out
-
-
-def _invalid(error: AgentValidationError) -> ApiError:
-    return invalid_request(
-        "The request did not pass validation; see issues.",
-        [(_wire_field(issue.field), issue.message) for issue in error.issues],
-    )
-
-
-def _owned_id(call: Call) -> str:
-    agent_id = call.path["agent_id"]
-    if parse_agent_id(agent_id) is None:
-        raise _not_found()
-    return agent_id
-
-
-def _quota(call: Call) -> int:
-    return AGENT_QUOTAS[call.principal.tier]
-
-
-def _to_ms(moment: datetime) -> int:
-    return (moment - _EPOCH) // _MS
-
-
-def _first_check(agent: TypedAgentCreate | None, created_at: int) -> int:
-    """When the watchers first look at a new agent: a schedule at its next fire time, anything else at
-    once (that first check only sets a baseline)."""
-    if isinstance(agent, ScheduleAgentCreate):
-        return _to_ms(next_fire(ScheduleSpec.of(agent), _EPOCH + created_at * _MS))
-    return created_at
-
-
-def _new_agent(
-    kind: Kind,
-    typed: TypedAgentCreate | None,
-    wallets: list[str],
-    display: tuple[str, str | None, str],
-    compiled: Compiled | None = None,
-    request: str | None = None,
-) -> tuple[store.NewAgent, int]:
-    type_ = storage_type(kind)
-    agent_id = new_agent_id(type_)
-    parsed = parse_agent_id(agent_id)
-    assert parsed is not None  # new_agent_id writes a well-formed id
-    created_at = parsed[1].milliseconds  # the id's own timestamp, so ids and created_at sort alike
-    fields = {} if typed is None else typed.model_dump(exclude={"kind", "wallets"}, exclude_none=True)
-    rendered, headline, cadence = display
-    new = store.NewAgent(
-        id=agent_id,
-        type=type_.value,
-        kind=kind.value,
-        wallets=tuple(wallets),
-        typed_fields=fields,
-        condition=compiled.condition.to_json() if compiled and compiled.condition else None,
-        request=request,
-        intent=compiled.intent if compiled else None,
-        rendered=rendered,
-        fire_headline=headline,
-        cadence=cadence,
-        next_check_at=_first_check(typed, created_at),
-    )
-    return new, created_at
-
-
-def _agent_body(agent: store.Agent) -> dict[str, Any]:
-    check = Condition.from_json(agent.condition).model_dump(mode="python") if agent.condition else None
-    return agent_out(agent, check)
-
-
-async def _insert(call: Call, new: store.NewAgent, created_at: int) -> store.Agent:
-    tenant_id, limit = call.principal.tenant_id, _quota(call)
-    try:
-        return await call.services.db.run(store.create_agent, tenant_id, new, created_at, limit)
-    except store.AgentQuotaExceeded as exc:
-        raise _quota_exceeded(exc.limit) from None
+from gateway.usecases import agents
 
 
 async def create_agent(call: Call) -> Reply:
     """Typed create: 201 {agent}. Plain English: 201 {agent, compile}, 200 needs_clarification, or 422."""
-    try:
-        body = parse_create_body(call.body.root)
-    except AgentValidationError as exc:
-        raise _invalid(exc) from None
-    if not isinstance(body, PlainAgentCreate):
-        new, created_at = _new_agent(body.public_kind, body, list(body.wallets), describe_typed(body))
-        return Reply({"agent": _agent_body(await _insert(call, new, created_at))}, 201)
-    result = compile_request(body.request, list(body.wallets))
-    if isinstance(result, NeedsClarification):
-        return Reply(clarification_out(result), 200)
-    if isinstance(result, Unwatchable):
-        raise _unwatchable(result.reason)
-    display = (result.rendered, result.fire_headline, result.cadence)
-    new, created_at = _new_agent(result.kind, result.agent, list(body.wallets), display, result, body.request)
-    agent = await _insert(call, new, created_at)
-    return Reply({"agent": _agent_body(agent), "compile": compile_out(result)}, 201)
+    body, created = await agents.create_agent(call.services.db, call.principal, call.body.root)
+    return Reply(body, 201 if created else 200)
 
 
 async def list_agents(call: Call) -> Reply:
-    """The tenant's agents newest first, filtered; next_cursor is null when no more rows follow."""
     query: AgentListQuery = call.query
-    kinds = kinds_for_filter(query.kind) if query.kind is not None else None
-    filters = store.AgentFilter(
-        status=query.status,
-        kinds=frozenset(kind.value for kind in kinds) if kinds is not None else None,
-        wallet=query.wallet,
-    )
-    rows = await call.services.db.run(
-        store.list_agents,
-        call.principal.tenant_id,
-        query.limit + 1,
-        filters,
-        decode_cursor(query.cursor, _is_agent_id),
-    )
-    page = rows[: query.limit]
-    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > query.limit else None
-    return Reply({"agents": [_agent_body(agent) for agent in page], "next_cursor": next_cursor})
+    return Reply(await agents.list_agents(call.services.db, call.principal, query))
 
 
 async def get_agent(call: Call) -> Reply:
-    """200 {agent}; 404 agent_not_found for a bare, malformed, unknown or another tenant's id."""
-    agent_id = _owned_id(call)
-    agent = await call.services.db.run(store.get_agent, call.principal.tenant_id, agent_id)
-    if agent is None:
-        raise _not_found()
-    return Reply({"agent": _agent_body(agent)})
+    return Reply(await agents.get_agent(call.services.db, call.principal, call.path["agent_id"]))
 
 
 async def patch_agent(call: Call) -> Reply:
-    """{status} on any kind (resuming counts against the quota), or {request} on a condition agent:
-    recompiled in place (same id and status, trigger history reset), or a clarification, or 422."""
-    agent_id = _owned_id(call)
-    try:
-        patch = parse_patch_body(call.body.root)
-    except AgentValidationError as exc:
-        raise _invalid(exc) from None
-    tenant_id, db = call.principal.tenant_id, call.services.db
-    if isinstance(patch, StatusPatch):
-        try:
-            agent = await db.run(store.set_status, tenant_id, agent_id, patch.status, now_ms(), _quota(call))
-        except store.AgentQuotaExceeded as exc:
-            raise _quota_exceeded(exc.limit) from None
-        if agent is None:
-            raise _not_found()
-        return Reply({"agent": _agent_body(agent)})
-    current = await db.run(store.get_agent, tenant_id, agent_id)
-    if current is None:
-        raise _not_found()
-    if current.kind != Kind.CONDITION:
-        message = f"request can be edited only on condition agents; this one is a {current.kind} agent"
-        raise invalid_request("This agent's request cannot be edited.", [("request", message)])
-    result = compile_request(patch.request, list(current.wallets))
-    if isinstance(result, NeedsClarification):
-        return Reply(clarification_out(result), 200)
-    if isinstance(result, Unwatchable):
-        raise _unwatchable(result.reason)
-    if result.kind != Kind.CONDITION or result.condition is None:
-        message = (
-            f"the new request compiles to a {result.kind.value} agent, not a condition; a condition agent "
-            "keeps its kind (name a check cadence such as 'check hourly if ...'), or create a new agent"
-        )
-        raise invalid_request("The new request does not compile to a condition.", [("request", message)])
-    recompiled = store.Recompiled(
-        condition=result.condition.to_json(),
-        request=patch.request,
-        intent=result.intent,
-        rendered=result.rendered,
-        fire_headline=result.fire_headline,
-        cadence=result.cadence,
-    )
-    agent = await db.run(store.replace_condition, tenant_id, agent_id, recompiled, now_ms())
-    if agent is None:  # deleted between the read and the update
-        raise _not_found()
-    return Reply({"agent": _agent_body(agent), "compile": compile_out(result)})
+    body = await agents.patch_agent(call.services.db, call.principal, call.path["agent_id"], call.body.root)
+    return Reply(body)
 
 
 async def delete_agent(call: Call) -> Response:
     """204 whether or not the tenant had this agent; 404 only for a structurally invalid id."""
-    agent_id = _owned_id(call)
-    await call.services.db.run(store.delete_agent, call.principal.tenant_id, agent_id)
+    await agents.delete_agent(call.services.db, call.principal, call.path["agent_id"])
     return Response("", status=204)

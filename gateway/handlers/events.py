@@ -1,77 +1,20 @@
-"""GET /agent-events (the pull rail) and POST /agents/{id}/test (a synthetic agent.test event queued through
-the same outbox as a real trigger)."""
+"""GET /agent-events (the pull rail) and POST /agents/{id}/test: the REST face of gateway.usecases.events."""
 
 from __future__ import annotations
 
-import re
-from functools import partial
-
-from pydantic import BaseModel, ConfigDict, Field
-
-from engine.cursor import decode_cursor, encode_cursor
-from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
-from gateway.errors import ApiError
 from gateway.policy import Call, Reply
-from storage import agents as agent_store
-from storage import evaluation
-from storage.accounts import now_ms
-from storage.events import event_item, record_event
-from watchers.evaluation import TEST, UnreadableAgent, event_for, spec_of, test_trigger
-
-# contract: Limits, "delivery tick: every 2 minutes"
-DELIVERY_TICK_TEXT = "within 2 minutes"
-_EVENT_ID = re.compile(r"evt_[0-9A-HJKMNP-TV-Z]{26}")
-
-
-class EventListQuery(BaseModel):
-    """GET /agent-events query. A garbage cursor is treated as absent (contract)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    cursor: str | None = None
-    limit: int = Field(PAGE_LIMIT_DEFAULT, ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)
-
-
-def _is_event_id(value: str) -> bool:
-    return _EVENT_ID.fullmatch(value) is not None
+from gateway.usecases import events
+from gateway.usecases.events import EventListQuery
 
 
 async def list_events(call: Call) -> Reply:
-    """The tenant's events newest first; next_cursor is null when no more follow."""
     query: EventListQuery = call.query
-    rows = await call.services.db.run(
-        evaluation.list_events,
-        call.principal.tenant_id,
-        query.limit + 1,
-        decode_cursor(query.cursor, _is_event_id),
-    )
-    page = rows[: query.limit]
-    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > query.limit else None
-    return Reply({"events": [event_item(event) for event in page], "next_cursor": next_cursor})
+    return Reply(await events.list_events(call.services.db, call.principal.tenant_id, query))
 
 
 async def test_agent(call: Call) -> Reply:
-    """202 {ok, note}: an agent.test event is recorded now (pull rail) and queued for every active webhook
-    endpoint with its first attempt due now (the outbox sends it on its next tick). 404 as GET /agents/{id}."""
-    agent_id = call.path["agent_id"]
-    tenant_id, db = call.principal.tenant_id, call.services.db
-    agent = await db.run(agent_store.get_agent, tenant_id, agent_id)
-    if agent is None:
-        raise ApiError(404, "agent_not_found", "No agent with this id exists for your tenant.")
-    try:
-        trigger = test_trigger(spec_of(agent))
-    except UnreadableAgent:
-        # A stored agent that no longer validates still gets its test event, with the placeholders.
-        trigger = {"headline": f"Test event: {agent.rendered}", "kind": agent.kind}
-        trigger.update(condition="above", threshold=0, wallet=agent.wallets[0])
-    now = now_ms()
-    event = event_for(agent, TEST, trigger, now)
-    queued = await db.run(partial(record_event, event=event, deliver_at=now))
-    if call.services.streams is not None:  # committed, so live streams may show it
-        call.services.streams.publish([event])
-    where = f"{queued} active webhook endpoint{'s' if queued != 1 else ''}"
-    note = (
-        f"Test event {event.id} queued: it is on GET /agent-events now and is delivered to {where} on the "
-        f"next delivery tick ({DELIVERY_TICK_TEXT})."
-    )
-    return Reply({"ok": True, "note": note}, 202)
+    """202 {ok, note}; 404 as GET /agents/{id}."""
+    streams = call.services.streams
+    publish = streams.publish if streams is not None else None
+    body = await events.test_agent(call.services.db, call.principal.tenant_id, call.path["agent_id"], publish)
+    return Reply(body, 202)
