@@ -69,7 +69,10 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     """A question rather than a request: "what is a bridge", "how much eth do i have", "should i stake",
     "do you support solana" (but not "can you swap ...", "what about base", "do the same on base")."""
     words = [
-        lexeme.text for lexeme in lexemes if not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
+        lexeme.text
+        for lexeme in lexemes
+        if lexeme.kind not in ("punct", "mark")
+        and not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
     ]
     if not words:
         return False
