@@ -168,8 +168,8 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         return len(phrase), [mark("correct")]
     if lexemes[index].text == "no" and boundary:
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
-        if following is not None and following.text in _CLAUSE_END | {"make"}:
-            return 1, [mark("correct")]
+        if following is not None and (following.text in _CLAUSE_END | {"make"} or following.kind == "number"):
+            return 1, [mark("correct")]  # "..., no, 1 eth": a correction, not a negation
     return 0, []
 
 

@@ -149,3 +149,19 @@ def test_the_exact_balance_rule_holds_through_slang() -> None:
     balances = (Balance(chain="base", asset="ETH", amount=Decimal("2")),)
     response = parse("flip half my eth into usdc on base", *BASE, balances=balances)
     assert intents(response)[0]["amount"] == Decimal(1)
+
+
+def test_and_back_after_a_destination_is_asked_not_dropped() -> None:
+    response = parse("bridge 100 usdc from base to arbitrum and back", *BASE)
+    assert response.intents == () and kinds(response) == ["rephrase"]
+    assert '"back"' in response.reasoning
+
+
+def test_no_before_a_number_corrects_the_amount() -> None:
+    (intent,) = parse("swap 10 eth to usdc on base, no 1 eth", *BASE).intents
+    assert intent.amount == Decimal(1)
+
+
+def test_an_amount_worth_of_an_asset_buys_that_asset() -> None:
+    (intent,) = parse("gimme 100 usdc worth of eth on base", *BASE).intents
+    assert (intent.asset, intent.to_asset, intent.amount) == ("USDC", "ETH", Decimal(100))
