@@ -88,6 +88,8 @@ def correct(draft: Draft, change: Draft) -> Draft:
     fixed = copy.deepcopy(draft)
     amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
     assets = [item for item in change.items if item.asset is not None]
+    if fixed.to_asset is not None and len(assets) == 2 and assets[1].amount is None:
+        fixed.to_asset = assets.pop().asset  # "..., sorry, 1 eth to usdc": the second asset is the target
     if assets and amount is None and fixed.to_asset is not None and change.to_asset is None:
         fixed.to_asset = assets[0].asset  # a bare asset corrects the last one named, the target
     elif assets and fixed.items:

@@ -66,6 +66,8 @@ class Draft:
     fees: bool = False
     follow_up: bool = False
     back: bool = False
+    # "100 usdc worth of eth": the asset after "worth of" is what the amount buys.
+    worth: bool = False
     loose_amount: AmountSpec | None = None
     unsupported: str | None = None
     refusal: str | None = None

@@ -301,6 +301,8 @@ class _Reader:
             return 1
         role = _prep_role(word)
         used = True
+        if word == "worth" and self.draft.items and self.draft.items[-1].amount is not None:
+            self.draft.worth = True
         if role is not None:
             self.prep = role
         elif word in PERCENT_WORDS:
@@ -324,8 +326,11 @@ class _Reader:
             self.used.add(index + 1)
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
-        elif word == "back" and (draft.action in ("bridge", "transfer", None)):
-            draft.back = True
+        elif word == "back" and draft.action in ("bridge", "transfer", None):
+            # "bridge it back": to where it came from; "bridge ... to arbitrum and back" is a second trip
+            # this reader does not plan, so that "back" is left unread and asked about.
+            used = draft.to_chain is None
+            draft.back = used
         elif word in ALL_BUT_WORDS and word != "but":
             used = False  # "except", "keep" are read with the number after them ("all except 0.1")
         elif word not in _STRUCTURE and word not in FILLER:

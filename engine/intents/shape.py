@@ -69,7 +69,10 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     """A question rather than a request: "what is a bridge", "how much eth do i have", "should i stake",
     "do you support solana" (but not "can you swap ...", "what about base", "do the same on base")."""
     words = [
-        lexeme.text for lexeme in lexemes if not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
+        lexeme.text
+        for lexeme in lexemes
+        if lexeme.kind not in ("punct", "mark")
+        and not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
     ]
     if not words:
         return False
@@ -165,8 +168,8 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         return len(phrase), [mark("correct")]
     if lexemes[index].text == "no" and boundary:
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
-        if following is not None and following.text in _CLAUSE_END | {"make"}:
-            return 1, [mark("correct")]
+        if following is not None and (following.text in _CLAUSE_END | {"make"} or following.kind == "number"):
+            return 1, [mark("correct")]  # "..., no, 1 eth": a correction, not a negation
     return 0, []
 
 

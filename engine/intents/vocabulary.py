@@ -67,6 +67,7 @@ VERBS: Final[dict[str, str]] = {
     "scoop": "swap",
     "purchase": "swap",
     "load": "swap",
+    "gimme": "swap",
     "stock": "swap",
     "acquire": "swap",
     "borrow": "borrow",
@@ -77,7 +78,7 @@ VERBS: Final[dict[str, str]] = {
 
 # Verbs that name what is received, not what is spent ("buy eth with usdc", "get me some eth").
 BUY_VERBS: Final[frozenset[str]] = frozenset(
-    {"buy", "get", "grab", "snag", "scoop", "purchase", "acquire", "load"}
+    {"buy", "get", "gimme", "grab", "snag", "scoop", "purchase", "acquire", "load"}
 )
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
