@@ -32,7 +32,7 @@ class Filler(ChainFiller):
         self, lexicon: Lexicon, wallets: WalletContext, answers: Answers, facts: Facts, outcome: Outcome
     ) -> None:
         super().__init__(lexicon, wallets, answers, facts, outcome)
-        self.settler = Settler(self, facts)
+        self.settler = Settler(self, self.source_address, facts)
 
     # -- the step --------------------------------------------------------------------------------
 

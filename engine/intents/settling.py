@@ -4,8 +4,9 @@ Without the balance or price it asks how much; it never guesses one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine.intents.amounts import (
     MAX_AMOUNT,
@@ -19,11 +20,9 @@ from engine.intents.amounts import (
 )
 from engine.intents.drafts import MAX, AmountSpec
 from engine.intents.lexer import tokenize
+from engine.intents.questions import Asker
 from engine.intents.reader import read_clause
 from engine.intents.steps import Step
-
-if TYPE_CHECKING:
-    from engine.intents.filling import Filler
 
 # Actions that carry no amount.
 NO_AMOUNT: Final = frozenset({"claim", "lp-collect"})
@@ -48,28 +47,30 @@ def how_much(step: Step) -> str:
 
 
 class Settler:
-    """Turns AmountSpecs into wire amounts, asking or refusing through the Filler's outcome."""
+    """Turns AmountSpecs into wire amounts, asking or refusing through the asker's outcome (the step
+    filler's). `source_address` names the address whose balance a step spends."""
 
-    def __init__(self, filler: Filler, facts: Facts) -> None:
-        self.filler = filler
+    def __init__(self, asker: Asker, source_address: Callable[[Step], str | None], facts: Facts) -> None:
+        self.asker = asker
+        self.source_address = source_address
         self.facts = facts
-        self.outcome = filler.outcome
+        self.outcome = asker.outcome
 
     def read_amount(self, text: str) -> AmountSpec | None:
-        draft = read_clause(self.filler.lexicon.read(tokenize(text)))
+        draft = read_clause(self.asker.lexicon.read(tokenize(text)))
         amounts = [item.amount for item in draft.items if item.amount is not None]
         return amounts[0] if amounts else draft.loose_amount
 
     def ask_amount(self, step: Step, why: str = "") -> AmountSpec | None:
         """The answered amount, or None after asking (with `why` said in the reasoning)."""
-        answer = self.filler.ask(step, "amount", "amount", how_much(step), [("max", "All of it")])
+        answer = self.asker.ask(step, "amount", "amount", how_much(step), [("max", "All of it")])
         if answer is None:
             if why:
                 self.outcome.notes.append(why)
             return None
         spec = MAX if answer.value == "max" else self.read_amount(answer.label)
         if spec is None:
-            self.filler.unusable(answer, ", which is not an amount")
+            self.asker.unusable(answer, ", which is not an amount")
         return spec
 
     def ask_amount_early(self, step: Step) -> None:
@@ -118,7 +119,7 @@ class Settler:
         chain = step.source_chain
         if chain is None or step.asset is None:
             return None
-        return self.filler.universe.decimals(chain, step.asset)
+        return self.asker.universe.decimals(chain, step.asset)
 
     def settle_answered(self, step: Step, why: str) -> None:
         """Ask how much (saying why); an answer that again needs a balance or price is refused."""
@@ -187,7 +188,7 @@ class Settler:
             step.settled_amount = tidy(value)
 
     def balance(self, step: Step) -> tuple[str | None, Decimal | None]:
-        address = self.filler.source_address(step)
+        address = self.source_address(step)
         chain = step.source_chain
         if address is None or chain is None or step.asset is None:
             return address, None
@@ -271,7 +272,7 @@ class Settler:
     def settle_sweep(self, step: Step) -> None:
         step.amount = MAX
         step.settled_amount = "max"
-        address = self.filler.source_address(step)
+        address = self.source_address(step)
         chain = step.from_chain
         if address is None or chain is None:
             return
