@@ -21,8 +21,8 @@ from gateway.usecases.errors import (
     Unwatchable,
     UpstreamUnavailable,
 )
+from gateway.usecases.intent_llm import LlmAnswerInvalid
 from storage.webhooks import EndpointQuotaExceeded
-from watchers.intent_llm import LlmAnswerInvalid
 from watchers.outbox import MasterKeyError
 from watchers.upstreams.clients import ChainNotConfigured
 from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable

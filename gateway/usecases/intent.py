@@ -16,7 +16,7 @@ from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
 from gateway.config import Settings
 from gateway.usecases.errors import Invalid, NotRunning
-from watchers.intent_llm import LlmIntentPlanner
+from gateway.usecases.intent_llm import LlmIntentPlanner
 from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.llm import ChatCompletions, LlmSettings

@@ -3,7 +3,7 @@
 The model is given the registry's chains and actions, the wallets and the balances the caller sent, and two
 tools: `get_balances` (answered over JSON-RPC by the same BalanceSource the deterministic planner uses, so
 a balance is read, never invented) and `submit_intents` (its answer). The answer is checked against the
-Intent schema and the registry (watchers.intent_checks) before anything of it is emitted.
+Intent schema and the registry (gateway.usecases.intent_checks) before anything of it is emitted.
 
 Events, as the deterministic planner emits them: `reasoning` (the model's own text as it streams, and
 progress), `tool-start`/`tool-end` named after the real lookups (fetch_balances, resolve_assets,
@@ -31,7 +31,7 @@ from engine.intents.models import REQUIRED_FIELDS
 from engine.intents.parser import facts_from_request
 from engine.numbers import json_float, json_int
 from engine.registry import Registry
-from watchers.intent_checks import InvalidAnswer, check_answer
+from gateway.usecases.intent_checks import InvalidAnswer, check_answer
 from watchers.upstreams.llm import ChatCompletions
 
 # Tool rounds one request may take: a balance round per wallet chain is plenty before the answer.
