@@ -19,16 +19,17 @@ from gateway.usecases.errors import (
     QuotaExceeded,
     Refused,
     Unwatchable,
-    UpstreamUnavailable,
 )
 from gateway.usecases.intent_llm import LlmAnswerInvalid
 from storage.webhooks import EndpointQuotaExceeded
 from watchers.outbox import MasterKeyError
-from watchers.upstreams.clients import ChainNotConfigured
-from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from watchers.upstreams.errors import (
+    UpstreamFailed,
+    UpstreamNotConfigured,
+    UpstreamRefused,
+    UpstreamUnavailable,
+)
 from watchers.upstreams.llm import LlmFailed, LlmUnavailable
-from watchers.upstreams.prefetch import NotConfigured, UpstreamDown
-from watchers.upstreams.simulation import ForkUnavailable, SimulationUnavailable
 from watchers.webhooks import InvalidUrl
 
 
@@ -140,7 +141,6 @@ ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException],
     ((Unwatchable,), _refused(422, "unwatchable")),
     ((QuotaExceeded,), _refused(429, "agent_quota_exceeded")),
     ((NotRunning,), _refused(503, "service_not_configured")),
-    ((UpstreamUnavailable,), _refused(503, "upstream_unavailable")),
     ((EngineFailed,), _refused(502, "engine_failure")),
     ((PlanError,), _plan_error),
     ((InvalidUrl,), _invalid_url),
@@ -159,20 +159,20 @@ ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException],
     ((SimulateInvalid,), _simulate_invalid),
     ((RouteExpired,), lambda exc: ApiError(409, "route_expired", f"{exc} Re-plan the step with POST /plan.")),
     (
-        (ChainNotConfigured, NotConfigured),
+        (UpstreamNotConfigured,),
         lambda exc: ApiError(
             503, "service_not_configured", f"This deployment is not configured for it: {exc}"
         ),
-    ),
-    (
-        (UpstreamDown, RpcUnavailable, ForkUnavailable),
-        lambda exc: ApiError(503, "upstream_unavailable", f"An upstream did not answer: {exc}"),
     ),
     (
         (LlmUnavailable,),
         lambda exc: ApiError(
             503, "upstream_unavailable", "The planning model did not answer; retry shortly."
         ),
+    ),
+    (
+        (UpstreamUnavailable,),
+        lambda exc: ApiError(503, "upstream_unavailable", f"An upstream did not answer: {exc}"),
     ),
     (
         (trio.TooSlowError,),
@@ -184,7 +184,7 @@ ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException],
         lambda exc: ApiError(502, "engine_failure", f"The planning model's answer was refused: {exc}"),
     ),
     (
-        (RpcError, EncodingError, SimulationUnavailable),
+        (UpstreamFailed, UpstreamRefused, EncodingError),
         lambda exc: ApiError(502, "engine_failure", f"The engine failed: {exc}"),
     ),
 ]

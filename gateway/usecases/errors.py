@@ -40,9 +40,5 @@ class NotRunning(Refused):
     """This deployment does not run what the call needs (503 service_not_configured)."""
 
 
-class UpstreamUnavailable(Refused):
-    """An outside service the call needs did not answer (503 upstream_unavailable)."""
-
-
 class EngineFailed(Refused):
     """The engine, or an outside service's answer, failed the call (502 engine_failure)."""

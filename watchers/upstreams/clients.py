@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 import httpx
 
+from watchers.upstreams.errors import UpstreamNotConfigured
 from watchers.upstreams.evm import EvmClient
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcSettings
 from watchers.upstreams.solana import SolanaClient
@@ -15,7 +16,7 @@ from watchers.upstreams.solana import SolanaClient
 SOLANA = "solana"
 
 
-class ChainNotConfigured(LookupError):
+class ChainNotConfigured(UpstreamNotConfigured, LookupError):
     """No RPC URL is configured for the chain asked for (or it is the wrong kind of chain)."""
 
     def __init__(self, chain: str, reason: str = "no RPC URL is configured") -> None:

@@ -18,6 +18,7 @@ import httpx
 import trio
 
 from engine.numbers import json_float, json_int
+from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 
 Params = Sequence[Any] | Mapping[str, Any]
 
@@ -26,7 +27,7 @@ Params = Sequence[Any] | Mapping[str, Any]
 RETRYABLE_HTTP_STATUS = frozenset({429, 500, 502, 503, 504})
 
 
-class RpcUnavailable(Exception):
+class RpcUnavailable(UpstreamUnavailable):
     """The node could not be reached, timed out, or answered garbage, after all retries."""
 
     def __init__(self, url: str, method: str, reason: str) -> None:
@@ -36,7 +37,7 @@ class RpcUnavailable(Exception):
         self.reason = reason
 
 
-class RpcError(Exception):
+class RpcError(UpstreamFailed):
     """The node answered with a JSON-RPC error object; `data` carries revert bytes for eth_call."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:

@@ -29,6 +29,7 @@ import httpx
 import trio
 
 from engine.numbers import json_float, json_int
+from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 
 # The SSE field prefix of a data line and the sentinel closing an OpenAI stream (API reference above).
 DATA_PREFIX: Final = "data:"
@@ -39,11 +40,11 @@ UNAVAILABLE_STATUS: Final = frozenset({408, 429, 500, 502, 503, 504})
 OnText = Callable[[str], Awaitable[None]]
 
 
-class LlmUnavailable(Exception):
+class LlmUnavailable(UpstreamUnavailable):
     """The endpoint could not be reached, timed out, or said it is busy (408/429/5xx)."""
 
 
-class LlmFailed(Exception):
+class LlmFailed(UpstreamFailed):
     """The endpoint answered, but not with a usable completion (a 4xx, an error chunk, a broken stream)."""
 
 

@@ -40,6 +40,7 @@ from watchers.tasks import run_all
 from watchers.upstreams.across import AcrossQuote
 from watchers.upstreams.chain_round import ChainRound
 from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.errors import UpstreamNotConfigured, UpstreamUnavailable
 from watchers.upstreams.protocol_reads import (
     aave_reserve_tokens,
     aave_user_rewards,
@@ -73,11 +74,11 @@ class PriceSource(Protocol):
     async def prices(self, coingecko_ids: Iterable[str]) -> dict[str, Decimal | None]: ...
 
 
-class NotConfigured(Exception):
+class NotConfigured(UpstreamNotConfigured):
     """The plan needs a source this deployment has no configuration for; the message names it."""
 
 
-class UpstreamDown(Exception):
+class UpstreamDown(UpstreamUnavailable):
     """An upstream the plan needs could not be reached; `source` names it."""
 
     def __init__(self, source: str, reason: str) -> None:

@@ -26,6 +26,7 @@ from solders.transaction_metadata import FailedTransactionMetadata
 from engine.encoders.solana import decode_solana_message
 from engine.simulate import EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
 from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
@@ -47,12 +48,12 @@ MAX_ACCOUNTS_PER_CALL = 100
 BPF_UPGRADEABLE_LOADER = "BPFLoaderUpgradeab1e11111111111111111111111"
 
 
-class SimulationUnavailable(Exception):
+class SimulationUnavailable(UpstreamFailed):
     """The executor could not run the batch (its node failed, or the batch is outside what it can run);
     the message says why."""
 
 
-class ForkUnavailable(SimulationUnavailable):
+class ForkUnavailable(UpstreamUnavailable, SimulationUnavailable):
     """The fork could not read chain state from the node (unreachable, or it failed mid-batch)."""
 
 
