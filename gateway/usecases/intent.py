@@ -16,7 +16,7 @@ from engine.planner.pricing import COINGECKO_IDS
 from engine.registry import Registry
 from gateway.config import Settings
 from gateway.usecases.errors import Invalid, NotRunning
-from gateway.usecases.intent_llm import LlmIntentPlanner
+from gateway.usecases.intent_llm import LlmAnswerInvalid, LlmIntentPlanner
 from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.llm import ChatCompletions, LlmSettings
@@ -27,6 +27,8 @@ Backend = Literal["deterministic", "llm"]
 
 # A whole completion may take this many times the per-wait LLM timeout (first byte, gap between lines).
 LLM_TOTAL_FACTOR: Final = 3
+# Said in the stream when the model's answer was unusable twice and the deterministic reading answers.
+FALLBACK_NOTE = "The planning model gave no usable answer; this is the deterministic reading of the request"
 
 
 class NotReadable(Exception):
@@ -135,6 +137,16 @@ class IntentService:
     default_backend: Backend = "deterministic"
     lookup_timeout: float = 10.0
 
+    async def _deterministic(self, request: IntentRequest, emit: Emit) -> IntentResponse:
+        return await run_intent(
+            request,
+            self.parser,
+            emit,
+            balances=self.balances,
+            prices=self.prices,
+            lookup_timeout=self.lookup_timeout,
+        )
+
     def check(self, request: IntentRequest) -> None:
         """Raises Invalid (400) for a wallet of an unknown chain or with an address that is
         not one of its chain's (the rules of /plan), so that a stream never starts for such a request."""
@@ -150,24 +162,23 @@ class IntentService:
         """The IntentResponse of the request, with progress through `emit` (the last event is `final`).
 
         Raises Invalid for a wallet of an unknown chain or with an address that is not one of its chain's,
-        NotRunning when the model backend is asked for but not configured; the model client's own errors
-        (unreachable or busy, failed, an answer that did not pass validation) propagate to
-        gateway.errors' table.
+        NotRunning when the model backend is asked for but not configured; the chat client's own errors
+        (unreachable or busy, failed) propagate to gateway.errors' table. A model that gives no usable
+        answer twice (prose, an answer failing the checks, a clarification asked again) is answered by
+        the deterministic reading, which says so.
         """
         self.check(request)
         chosen = backend or self.default_backend
         if chosen == "deterministic":
-            return await run_intent(
-                request,
-                self.parser,
-                emit,
-                balances=self.balances,
-                prices=self.prices,
-                lookup_timeout=self.lookup_timeout,
-            )
+            return await self._deterministic(request, emit)
         if self.llm is None:
             raise NotRunning("The model planner is not configured here (llm_base_url and llm_model).")
-        return await self.llm.run(request, emit)
+        try:
+            return await self.llm.run(request, emit)
+        except LlmAnswerInvalid as exc:
+            # The model gave no usable answer twice: the deterministic reading answers instead, and says so.
+            await emit("reasoning", {"text": f"{FALLBACK_NOTE} ({exc})."})
+            return await self._deterministic(request, emit)
 
 
 def build_intent_service(

@@ -24,6 +24,7 @@ import trio
 from engine.actions import ACTIONS
 from engine.intents import BalanceSource, Emit, IntentRequest, IntentResponse, RegistryUniverse
 from engine.intents.amounts import Facts, address_key
+from engine.intents.clarify import split_answers
 from engine.intents.context import recent_turns
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
@@ -39,6 +40,9 @@ MAX_ROUNDS: Final = 4
 BALANCES_TOOL: Final = "get_balances"
 ANSWER_TOOL: Final = "submit_intents"
 _SENTENCE: Final = re.compile(r"(?<=[.?!])\s+")
+PROSE_RETRY: Final = (
+    "Answer only by calling submit_intents, with the arguments its JSON schema describes; no prose."
+)
 _INTENT_FIELDS: Final = (
     "asset",
     "to_asset",
@@ -67,6 +71,10 @@ class LlmAnswerInvalid(Exception):
     """The model did not produce a usable answer (no answer, broken arguments, or failed checks)."""
 
 
+def _question_key(text: str) -> str:
+    return " ".join(text.lower().replace("?", " ").split())
+
+
 class LlmIntentPlanner:
     """Plans intents with a chat model; build once per process and share it."""
 
@@ -88,9 +96,12 @@ class LlmIntentPlanner:
         self.lexicon = Lexicon(RegistryUniverse(registry))
 
     async def run(self, request: IntentRequest, emit: Emit) -> IntentResponse:
-        """Plan the request; emits progress and the final answer.
+        """Plan the request; emits progress and the final answer. An answer in prose, or one that fails
+        the schema or registry checks, or that asks again a clarification the user answered, is asked for
+        once more with the reason.
 
-        Raises LlmAnswerInvalid, or the chat client's LlmUnavailable / LlmFailed.
+        Raises LlmAnswerInvalid when the retry is no better (the caller answers with the deterministic
+        reading), or the chat client's LlmUnavailable / LlmFailed.
         """
         await emit("reasoning", {"text": "Asking the planning model about the request."})
         messages = self._messages(request)
@@ -99,19 +110,45 @@ class LlmIntentPlanner:
         async def on_text(text: str) -> None:
             await emit("reasoning", {"text": text})
 
-        for _ in range(MAX_ROUNDS):
+        retried = False
+        for _ in range(MAX_ROUNDS + 1):  # one more round for the single retry
             completion = await self.chat.complete(messages, tools=self.tools, on_text=on_text)
             answer = next((c for c in completion.tool_calls if c.name == ANSWER_TOOL), None)
+            asked = [c for c in completion.tool_calls if c.name == BALANCES_TOOL]
             if answer is not None:
-                response = await self._checked(answer.arguments, request, emit, facts)
+                try:
+                    response = await self._checked(answer.arguments, request, emit, facts)
+                except LlmAnswerInvalid as exc:
+                    if retried:
+                        raise
+                    retried = True
+                    messages.append(completion.assistant_message())
+                    for call in completion.tool_calls:
+                        why = f"{exc}; call submit_intents again with arguments that follow its schema"
+                        content = dumps_exact({"error": why if call is answer else "not run"})
+                        messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+                    await emit(
+                        "reasoning", {"text": "The model's answer did not pass the checks; asking once more."}
+                    )
+                    continue
                 for sentence in _SENTENCE.split(response.reasoning):
                     if sentence:
                         await emit("delta", {"text": sentence + " "})
                 await emit("final", response.wire())
                 return response
-            asked = [c for c in completion.tool_calls if c.name == BALANCES_TOOL]
             if not asked:
-                raise LlmAnswerInvalid("the model stopped without submitting an answer")
+                # Prose instead of the answer tool: asked once more, then the caller falls back.
+                if retried:
+                    raise LlmAnswerInvalid(
+                        "the model answered in prose twice instead of calling submit_intents"
+                    )
+                retried = True
+                messages.append(completion.assistant_message())
+                messages.append({"role": "user", "content": PROSE_RETRY})
+                await emit(
+                    "reasoning", {"text": "The model answered in prose; asking it for the structured answer."}
+                )
+                continue
             messages.append(completion.assistant_message())
             await emit("tool-start", {"tool": "fetch_balances"})
             failed: list[str] = []
@@ -134,6 +171,12 @@ class LlmIntentPlanner:
         except InvalidAnswer as exc:
             raise LlmAnswerInvalid(f"the answer failed validation: {exc}") from None
         response = ground(response, request, self.lexicon, facts)
+        if request.clarify_follow_up and response.clarifications and not response.intents:
+            _, answered = split_answers(request.prompt)
+            done = {_question_key(question) for question, _ in answered}
+            again = [c.question for c in response.clarifications if _question_key(c.question) in done]
+            if again:
+                raise LlmAnswerInvalid(f"the model asked again what the user answered: {again[0]!r}")
         assets = sorted({i.asset for i in response.intents if i.asset})
         chains = sorted({c for i in response.intents for c in (i.chain, i.from_chain, i.to_chain) if c})
         await emit("tool-end", {"tool": "resolve_assets", "assets": assets, "chains": chains})
