@@ -110,6 +110,20 @@ def _open_store(settings: Settings):  # type: ignore[no-untyped-def]
     return db
 
 
+def cmd_db_upgrade(settings: Settings) -> int:
+    from gateway.service import open_database
+
+    db = open_database(settings)
+    before = db.revision()
+    db.upgrade()
+    after = db.revision()
+    if before == after:
+        print(f"storage is already at the latest migration ({after})")
+    else:
+        print(f"storage upgraded from {before or 'an empty store'} to {after}")
+    return 0
+
+
 def cmd_serve(settings: Settings) -> int:
     from gateway.app import create_app
     from gateway.logs import configure_logging
@@ -194,6 +208,7 @@ def cmd_keys_create(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "tenant": args.tenant,
+            "key_id": record.id,
             "key": key,
             "tier": record.tier,
             "scopes": list(scopes),
@@ -266,9 +281,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
         return 0
     if args.command == "db":
-        _open_store(settings)
-        print("storage is at the latest migration")
-        return 0
+        return cmd_db_upgrade(settings)
     if args.command == "keys":
         handlers = {"create": cmd_keys_create, "list": cmd_keys_list, "revoke": cmd_keys_revoke}
         return handlers[args.keys_command](settings, args)

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 import trio
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Connection, Engine
 
 T = TypeVar("T")
@@ -114,6 +115,11 @@ class Database:
             functools.partial(self.transaction, fn, *args, engine=self._read_engine),
             limiter=self._read_limiter,
         )
+
+    def revision(self) -> str | None:
+        """The store's current migration revision, or None for a store no migration has touched."""
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
 
     def upgrade(self) -> None:
         """Apply every pending migration (idempotent; replicas on PostgreSQL take turns)."""

@@ -42,7 +42,7 @@ def test_keys_create_json_list_revoke_and_credits_grant(tmp_path: Path) -> None:
     )
     assert created.returncode == 0, created.stderr
     out = json.loads(created.stdout)
-    assert set(out) == {"tenant", "key", "tier", "scopes", "credits"}
+    assert set(out) == {"tenant", "key_id", "key", "tier", "scopes", "credits"}
     assert (
         out["tenant"] == "acme"
         and out["tier"] == "standard"
@@ -53,6 +53,7 @@ def test_keys_create_json_list_revoke_and_credits_grant(tmp_path: Path) -> None:
 
     listed = json.loads(cli("keys", "list", "--json", data_dir=tmp_path).stdout)
     assert len(listed) == 1 and listed[0]["tenant"] == "acme"
+    assert listed[0]["id"] == out["key_id"]  # the id a revoke takes
     assert out["key"] not in json.dumps(listed)  # listings never show keys
 
     granted = cli("credits", "grant", "--tenant", "acme", "--amount", "10", data_dir=tmp_path)
@@ -96,9 +97,14 @@ def test_config_redacts_database_password(tmp_path: Path) -> None:
     assert "hunter2" not in result.stdout and "postgresql://u:***@db:5432/x" in result.stdout
 
 
-def test_db_upgrade_applies_migrations(tmp_path: Path) -> None:
+def test_db_upgrade_applies_migrations_and_says_what_it_did(tmp_path: Path) -> None:
     result = cli("db", "upgrade", data_dir=tmp_path)
     assert result.returncode == 0 and (tmp_path / "intentgate.sqlite3").exists()
+    assert result.stdout.startswith("storage upgraded from an empty store to "), result.stdout
+    head = result.stdout.split()[-1]
+    again = cli("db", "upgrade", data_dir=tmp_path)
+    assert again.returncode == 0
+    assert again.stdout.strip() == f"storage is already at the latest migration ({head})"
 
 
 def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
