@@ -16,6 +16,7 @@ import trio
 from jsonschema import Draft202012Validator
 
 from devnet.anvil import AnvilNotFound, find_anvil
+from engine.registry import load_registry
 from gateway.config import Settings
 from tests.support.server import Running, running_service
 
@@ -169,3 +170,45 @@ async def test_python_program_runs_intent_plan_simulate_reencode_and_hands_each_
     out = capsys.readouterr().out
     assert "simulated 4 steps on base" in out
     assert "done: " in out and "WETH" in out
+
+
+@pytest.mark.anvil
+async def test_python_program_signs_a_bridge_plan_once_the_bridge_has_landed(
+    devnet: Running, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("INTENTGATE_URL", devnet.api)
+    monkeypatch.setenv("INTENTGATE_KEY", devnet.dev_key or "")
+    reencoded: list[dict[str, Any]] = []
+    send_request = httpx.Client.send
+
+    def recording_send(self: httpx.Client, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        if request.url.path.endswith("/steps/reencode"):
+            reencoded.append(json.loads(request.content))
+        return send_request(self, request, **kwargs)
+
+    monkeypatch.setattr(httpx.Client, "send", recording_send)
+    namespace: dict[str, Any] = {"__name__": "integration_flow"}
+    exec(compile(program(), "integration_flow.py", "exec"), namespace)
+    wallet = DevnetWallet(devnet.services.settings.rpc_urls)
+    waited: list[tuple[str, str]] = []
+
+    def landed(bridge: dict[str, Any], step: dict[str, Any]) -> Any:
+        # The devnet runs no relayer: this stands in for watching base, and reports a fill a little
+        # under the quote so the re-encode must use it rather than the plan's estimate.
+        waited.append((bridge["key"], step["key"]))
+        return namespace["Decimal"]("99.5")
+
+    prompt = "bridge 100 usdc from ethereum to base and deposit it into aave"
+    await trio.to_thread.run_sync(lambda: namespace["main"](send=wallet.send, landed=landed, prompt=prompt))
+
+    out = capsys.readouterr().out
+    assert "simulated 2 steps on ethereum (0 wait for a bridge)" in out
+    assert "simulated 0 steps on base (2 wait for a bridge)" in out
+    assert len(waited) == 1  # asked once for the bridge, whichever steps spend it
+    chained = [body for body in reencoded if body["step"]["chain"] == "base"]
+    assert [body["step"]["type"] for body in chained] == ["approve", "deposit"]
+    assert all(str(body["actual_amount"]) == "99.5" for body in chained)
+    assert [r["to"].lower() for r in wallet.receipts][-1] == (
+        load_registry().deployment("base", "aave", "pool").lower()
+    )
+    assert len(wallet.receipts) == 4 and "done: " in out
