@@ -79,10 +79,14 @@ def tidy(value: Decimal) -> Decimal:
         return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
-def share_of(balance: Decimal, share: Decimal, decimals: int) -> Decimal:
-    """share x balance, rounded down to the token's smallest unit (never more than the balance)."""
+def share_of(
+    balance: Decimal, share: Decimal, decimals: int, ratio: tuple[int, int] | None = None
+) -> Decimal:
+    """share x balance, rounded down to the token's smallest unit (never more than the balance). With
+    `ratio` (the exact fraction `share` rounds), balance x numerator / denominator: a third of 2400 is 800."""
     with localcontext(prec=_PRECISION):
-        return (balance * share).quantize(quantum(decimals), rounding=ROUND_DOWN)
+        exact = balance * ratio[0] / ratio[1] if ratio is not None else balance * share
+        return exact.quantize(quantum(decimals), rounding=ROUND_DOWN)
 
 
 def usd_to_tokens(usd: Decimal, price: Decimal, decimals: int) -> Decimal:

@@ -17,6 +17,9 @@ class AmountSpec:
     kind: str  # exact | fraction | max | usd | all_but | chained | unclear
     value: Decimal | None = None
     written: str | None = None
+    # A fraction with no exact decimal form ("a third") as (numerator, denominator): `value` is only its
+    # rounded-down decimal, and a share of 2400 must come out 800, not 799.999999.
+    ratio: tuple[int, int] | None = None
 
 
 MAX: Final = AmountSpec("max")

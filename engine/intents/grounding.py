@@ -270,7 +270,7 @@ class _Check:
             if spec.value is None:
                 continue
             if spec.kind == "fraction":
-                values += [tidy(share_of(b, spec.value, decimals).normalize()) for b in balances]
+                values += [tidy(share_of(b, spec.value, decimals, spec.ratio).normalize()) for b in balances]
             elif spec.kind == "all_but":
                 values += [tidy((b - spec.value).normalize()) for b in balances]
             elif spec.kind == "usd" and price is not None and price > 0:

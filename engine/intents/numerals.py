@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, localcontext
+from fractions import Fraction
 from typing import Final
 
 from engine.numbers import NumberOutOfRange, parse_decimal
@@ -153,6 +154,15 @@ def share(top: int, bottom: int) -> tuple[Decimal, bool]:
     # Rounded down, so a share of a balance never comes out above the exact share.
     with localcontext(rounding=ROUND_DOWN):
         return Decimal(top) / Decimal(bottom), rest == 1
+
+
+def exact_ratio(value: Decimal) -> tuple[int, int] | None:
+    """The small fraction (denominator up to _MAX_RATIO_TERM) whose rounded-down decimal, as `share`
+    computes it, is exactly `value`; None when there is none. It recovers 1/3 from 0.3333..."""
+    approx = Fraction(value).limit_denominator(_MAX_RATIO_TERM)
+    if approx.denominator == 1 or share(approx.numerator, approx.denominator)[0] != value:
+        return None
+    return approx.numerator, approx.denominator
 
 
 def _gcd(left: int, right: int) -> int:

@@ -12,7 +12,7 @@ from typing import Final
 
 from engine.intents.drafts import MAX, AmountSpec, Draft, Item, Unread
 from engine.intents.lexicon import Lexeme
-from engine.intents.numerals import SCALES
+from engine.intents.numerals import SCALES, exact_ratio
 from engine.intents.verbs import settle_action
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
@@ -181,7 +181,8 @@ class _Reader:
                 self.set_pending(AmountSpec("unclear", written=f"{lexeme.text} {following.text}"), index)
             return
         share = token.value
-        self.set_pending(MAX if share >= 1 else AmountSpec("fraction", share, lexeme.text), index)
+        ratio = None if token.exact else exact_ratio(share)
+        self.set_pending(MAX if share >= 1 else AmountSpec("fraction", share, lexeme.text, ratio), index)
 
     def all_but(self, index: int, value: Decimal, written: str, indices: range) -> bool:
         """ "all but 100 dai", "everything except 0.1", "all my eth but keep 0.1": the whole balance less the

@@ -238,7 +238,7 @@ class Settler:
                 f"{reason} your {step.asset} balance on {step.source_chain}, so I can't work out {describe_amount(spec, step.asset)}.",
             )
             return
-        value = share_of(known, share, decimals)
+        value = share_of(known, share, decimals, spec.ratio)
         if value <= 0:
             self.outcome.refuse(f"{describe_amount(spec, step.asset)} on {step.source_chain} is 0.")
             return

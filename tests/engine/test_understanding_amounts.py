@@ -236,3 +236,20 @@ def test_a_random_amount_in_a_random_form_comes_back_exactly_or_as_a_question(
         assert intent.amount == value, (written, intent.amount, response.reasoning)
     if value < 0:
         assert response.intents == ()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "held", "value"),
+    [
+        ("swap a third of my usdc to eth on base", "2400", "800"),
+        ("swap two thirds of my dai to eth on base", "300", "200"),
+        ("swap 1/3 of my usdc to eth on base", "96", "32"),
+    ],
+)
+def test_a_share_without_a_decimal_form_is_exact_when_the_balance_divides(
+    prompt: str, held: str, value: str
+) -> None:
+    # A third is 0.333... rounded; multiplying by the rounded decimal gave 799.999999 for 2400.
+    asset = "USDC" if "usdc" in prompt else "DAI"
+    balances = (Balance(chain="base", asset=asset, amount=Decimal(held)),)
+    assert amount_of(parse(prompt, *BASE, balances=balances)) == Decimal(value)
