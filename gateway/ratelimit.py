@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.limits import RATE_TIERS
 from storage import Database, ratelimits
-
-
-def wall_ms() -> int:
-    return time.time_ns() // 1_000_000
+from storage.clock import wall_ms
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from quart_trio import QuartTrio
 
 from gateway.config import Settings
 from gateway.mcp import McpDispatcher, McpEndpoint
-from gateway.ratelimit import wall_ms
 from gateway.runtime import Layers, open_runtime
 from gateway.services import Services, build_services
 from gateway.streams import serve_http  # SSE sockets written directly
 from storage import Database, accounts, sqlalchemy_url
+from storage.clock import wall_ms
 from watchers import RateLimitJanitor
 from watchers.outbox import run_outbox
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 
 from engine.registry import Registry
-from gateway.ratelimit import wall_ms
 from gateway.services import Services
+from storage.clock import wall_ms
 from watchers.evaluation import CheckSettings, LeaseSettings, WatchConfig, Watchers, default_owner
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.prices import PriceSettings

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from ulid import ULID
 
+from storage.clock import wall_ms
 from storage.schema import api_keys, credit_ledger, tenants
 
 KEY_PREFIX = "igk_"
@@ -56,10 +56,6 @@ class LedgerEntry:
     at: int
 
 
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -90,7 +86,7 @@ def ensure_tenant(conn: Connection, name: str, tier: str | None) -> Tenant:
     """Return the tenant called `name`, creating it (tier default beta) or updating its tier if given."""
     existing = get_tenant_by_name(conn, name)
     if existing is None:
-        tenant = Tenant(f"ten_{ULID()}", name, tier or "beta", 0, now_ms())
+        tenant = Tenant(f"ten_{ULID()}", name, tier or "beta", 0, wall_ms())
         conn.execute(
             sa.insert(tenants).values(
                 id=tenant.id, name=name, tier=tenant.tier, balance=0, created_at=tenant.created_at
@@ -113,7 +109,7 @@ def create_key(conn: Connection, tenant: Tenant, scopes: tuple[str, ...]) -> tup
         tier=tenant.tier,
         prefix=plaintext[:12],
         scopes=scopes,
-        created_at=now_ms(),
+        created_at=wall_ms(),
         revoked_at=None,
     )
     conn.execute(
@@ -168,7 +164,7 @@ def revoke_key(conn: Connection, key_id: str) -> bool:
     result = conn.execute(
         sa.update(api_keys)
         .where(api_keys.c.id == key_id, api_keys.c.revoked_at.is_(None))
-        .values(revoked_at=now_ms())
+        .values(revoked_at=wall_ms())
     )
     return result.rowcount == 1
 
@@ -176,7 +172,7 @@ def revoke_key(conn: Connection, key_id: str) -> bool:
 def _ledger(conn: Connection, tenant_id: str, kind: str, amount: int, reason: str) -> None:
     conn.execute(
         sa.insert(credit_ledger).values(
-            tenant_id=tenant_id, kind=kind, amount=amount, reason=reason, at=now_ms()
+            tenant_id=tenant_id, kind=kind, amount=amount, reason=reason, at=wall_ms()
         )
     )
 

@@ -15,6 +15,8 @@ from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Connection, Engine
 
+from storage.clock import issued_at, wall_ms
+
 T = TypeVar("T")
 
 SQLITE_FILENAME = "intentgate.sqlite3"
@@ -104,17 +106,19 @@ class Database:
             raise StorageError(f"storage unavailable: {exc.orig.__class__.__name__}") from exc
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(conn, *args)` in one transaction in a worker thread."""
-        return await trio.to_thread.run_sync(
-            functools.partial(self.transaction, fn, *args), limiter=self._limiter
-        )
+        """Run `fn(conn, *args)` in one transaction in a worker thread, at the time it was issued."""
+        with issued_at(wall_ms()):
+            return await trio.to_thread.run_sync(
+                functools.partial(self.transaction, fn, *args), limiter=self._limiter
+            )
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a read-only `fn(conn, *args)` in a worker thread; on SQLite it never waits for writers."""
-        return await trio.to_thread.run_sync(
-            functools.partial(self.transaction, fn, *args, engine=self._read_engine),
-            limiter=self._read_limiter,
-        )
+        with issued_at(wall_ms()):
+            return await trio.to_thread.run_sync(
+                functools.partial(self.transaction, fn, *args, engine=self._read_engine),
+                limiter=self._read_limiter,
+            )
 
     def revision(self) -> str | None:
         """The store's current migration revision, or None for a store no migration has touched."""

@@ -22,10 +22,10 @@ from quart import current_app, websocket
 from gateway import jsonio
 from gateway.access import STREAM_SCOPE, admit
 from gateway.errors import ApiError
-from gateway.ratelimit import wall_ms
 from gateway.streams.feed import Feed, Signal
 from gateway.streams.sse_stream import streams_of
 from storage import StorageError
+from storage.clock import wall_ms
 from watchers.fanout.replay import resume_point
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ from gateway.auth import Principal
 from gateway.usecases.errors import Invalid, NotFound, QuotaExceeded, Unwatchable
 from storage import Database
 from storage import agents as store
-from storage.accounts import now_ms
+from storage.clock import wall_ms
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
@@ -211,7 +211,7 @@ async def patch_agent(db: Database, principal: Principal, agent_id: str, raw: An
     if isinstance(patch, StatusPatch):
         try:
             agent = await db.run(
-                store.set_status, tenant_id, agent_id, patch.status, now_ms(), _quota(principal)
+                store.set_status, tenant_id, agent_id, patch.status, wall_ms(), _quota(principal)
             )
         except store.AgentQuotaExceeded as exc:
             raise _quota_exceeded(exc.limit) from None
@@ -243,7 +243,7 @@ async def patch_agent(db: Database, principal: Principal, agent_id: str, raw: An
         fire_headline=result.fire_headline,
         cadence=result.cadence,
     )
-    agent = await db.run(store.replace_condition, tenant_id, agent_id, recompiled, now_ms())
+    agent = await db.run(store.replace_condition, tenant_id, agent_id, recompiled, wall_ms())
     if agent is None:  # deleted between the read and the update
         raise _not_found()
     return {"agent": _agent_body(agent), "compile": compile_out(result)}

@@ -15,7 +15,7 @@ from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from gateway.usecases.errors import NotFound
 from storage import Database, evaluation
 from storage import agents as agent_store
-from storage.accounts import now_ms
+from storage.clock import wall_ms
 from storage.events import Event, event_item, record_event
 from watchers.evaluation import TEST, UnreadableAgent, event_for, spec_of, test_trigger
 
@@ -65,7 +65,7 @@ async def test_agent(
         # A stored agent that no longer validates still gets its test event, with the placeholders.
         trigger = {"headline": f"Test event: {agent.rendered}", "kind": agent.kind}
         trigger.update(condition="above", threshold=0, wallet=agent.wallets[0])
-    now = now_ms()
+    now = wall_ms()
     event = event_for(agent, TEST, trigger, now)
     queued = await db.run(partial(record_event, event=event, deliver_at=now))
     if publish is not None:  # committed, so live streams may show it

@@ -4,7 +4,6 @@ are; gateway.errors maps them to the envelope."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -21,6 +20,7 @@ from engine.planner import (
 from engine.planner.reencode import reencode_step
 from engine.registry import Registry
 from gateway.usecases.errors import EngineFailed
+from storage.clock import wall_seconds
 from watchers.upstreams.prefetch import Prefetcher
 
 T = TypeVar("T")
@@ -32,7 +32,7 @@ MAX_ROUNDS = 5
 class Planning:
     registry: Registry
     prefetcher: Prefetcher
-    clock: Callable[[], float] = time.time
+    clock: Callable[[], float] = wall_seconds
 
     async def plan(self, request: PlanRequest) -> PlanResponse:
         return await self._converge(lambda facts: build_plan(self.registry, request, facts))

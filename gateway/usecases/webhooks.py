@@ -19,7 +19,7 @@ from gateway.usecases.errors import NotFound
 from gateway.webhook_models import AttemptsQuery, EndpointCreateBody
 from storage import Database
 from storage import webhooks as store
-from storage.accounts import now_ms
+from storage.clock import wall_ms
 from watchers.outbox import master_key_for
 from watchers.webhooks import derive_signing_secret, secret_hash, validate_endpoint_url
 
@@ -54,7 +54,7 @@ async def create_endpoint(
         url,
         secret_hash(secret),
         salt.hex(),
-        now_ms(),
+        wall_ms(),
         ENDPOINT_QUOTA,
     )
     return {"endpoint": {"id": endpoint.id, "url": endpoint.url}, "signing_secret": secret}
@@ -69,7 +69,7 @@ async def list_endpoints(db: Database, tenant_id: str) -> dict[str, Any]:
 async def delete_endpoint(db: Database, tenant_id: str, endpoint_id: str) -> None:
     """Done whether or not the tenant had this endpoint; its queued deliveries are dead-lettered."""
     if _endpoint_id(endpoint_id) is not None:
-        await db.run(store.delete_endpoint, tenant_id, endpoint_id, now_ms())
+        await db.run(store.delete_endpoint, tenant_id, endpoint_id, wall_ms())
 
 
 def _attempt_out(record: store.AttemptRecord) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from ulid import ULID
 
 from gateway.config import Settings
 from storage import webhooks
-from storage.accounts import now_ms
+from storage.clock import wall_ms
 from tests.gateway.test_agents_support import TYPED_BODIES, created, serving, tenant_id
 
 CHROMIUM = "/usr/bin/chromium"
@@ -101,7 +101,7 @@ def drive(base: str, key: str, shot: Path) -> dict[str, Any]:
 
 def failed_attempt(services: Any, tenant: str) -> None:
     """One failed attempt on the tenant's endpoint, recorded as the outbox records it (503, retry later)."""
-    now = now_ms()
+    now = wall_ms()
     round_ = services.db.transaction(
         lambda conn: webhooks.lease_due(conn, now, "dashboard-test", 60_000, {}, 16, 128)
     )
@@ -130,7 +130,7 @@ async def test_dashboard_signs_in_manages_an_agent_and_shows_live_events_and_att
         url = "https://receiver.example/hook"
         svc.services.db.transaction(
             lambda conn: webhooks.create_endpoint(
-                conn, tenant, f"we_{ULID()}", url, "0" * 64, "00", now_ms(), 5
+                conn, tenant, f"we_{ULID()}", url, "0" * 64, "00", wall_ms(), 5
             )
         )
         watched = await created(client, TYPED_BODIES["price"])

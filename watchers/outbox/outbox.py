@@ -13,7 +13,6 @@ import collections
 import heapq
 import logging
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,6 +20,7 @@ import trio
 from ulid import ULID
 
 from storage import StorageError
+from storage.clock import wall_seconds
 from storage.webhooks import Leased, Settled
 from watchers.outbox.body import render_body
 from watchers.outbox.schedule import DISABLE_AFTER_DEAD, retry_at
@@ -101,7 +101,7 @@ class Outbox:
         settings: OutboxSettings,
         *,
         resolver: Resolver,
-        wall_clock: Callable[[], float] = time.time,
+        wall_clock: Callable[[], float] = wall_seconds,
         owner: str | None = None,
     ) -> None:
         """`wall_clock` (unix seconds) stamps rows and signatures; ticks and deadlines use trio's clock."""

@@ -1,0 +1,53 @@
+"""The service's one wall clock.
+
+Every time the service stamps or compares (created_at, ledger entries, rate-limit windows, leases,
+deliveries, webhook signatures, quote times) is read here. Inside a trio run it is trio's clock, anchored
+once per run to the system's wall time, so `trio.testing.MockClock` drives every time read of a test and a
+monotonic clock never steps backwards under the service. A storage call made through `Database.run`
+carries the time it was issued into its worker thread (`issued_at`), so the rows it writes are stamped
+with the same clock. Outside a trio run (the CLI) it is the system clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+import trio
+from trio.lowlevel import RunVar
+
+_ANCHOR: RunVar[tuple[float, float]] = RunVar("intentgate_wall_anchor")
+_ISSUED_MS: ContextVar[int | None] = ContextVar("intentgate_issued_ms", default=None)
+
+
+def wall_seconds() -> float:
+    """Unix time in seconds."""
+    try:
+        now = trio.current_time()
+    except RuntimeError:  # outside a trio run, or in a worker thread without an issued time
+        return time.time()
+    try:
+        anchor_trio, anchor_wall = _ANCHOR.get()
+    except LookupError:
+        anchor_trio, anchor_wall = now, time.time()
+        _ANCHOR.set((anchor_trio, anchor_wall))
+    return anchor_wall + (now - anchor_trio)
+
+
+def wall_ms() -> int:
+    """Unix time in milliseconds: the time a storage call was issued, inside one; else wall_seconds."""
+    issued = _ISSUED_MS.get()
+    if issued is not None:
+        return issued
+    return int(wall_seconds() * 1000)
+
+
+@contextmanager
+def issued_at(ms: int) -> Iterator[None]:
+    """Within this block (and the worker threads it starts, which copy the context) wall_ms() is `ms`."""
+    token = _ISSUED_MS.set(ms)
+    try:
+        yield
+    finally:
+        _ISSUED_MS.reset(token)
