@@ -34,8 +34,10 @@ import resource
 import statistics
 import time
 from decimal import Decimal
+from typing import cast
 
 from engine.agents import EdgeState, LevelRule, step
+from engine.agents.models import Direction
 from watchers.evaluation.index import ThresholdIndex
 
 STEP = Decimal("0.0001")  # levels 0.01 % apart
@@ -84,7 +86,8 @@ class EdgeScan:
     def __init__(self, flat: Flat, prices: dict[str, Decimal]) -> None:
         self.assets = [asset for asset, _, _ in flat]
         self.rules = [
-            LevelRule.model_construct(direction=direction, threshold=level) for _, direction, level in flat
+            LevelRule.model_construct(direction=cast(Direction, direction), threshold=level)
+            for _, direction, level in flat
         ]
         # Every agent starts unmet (its level is off the price on its side); one state object per asset
         # stands for all of them, as they are equal and immutable.

@@ -102,7 +102,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(flags, config_file=getattr(args, "config", None))
 
 
-def _open_store(settings: Settings):  # type: ignore[no-untyped-def]
+def _open_store(settings: Settings):
     from gateway.service import open_database
 
     db = open_database(settings)
@@ -183,7 +183,7 @@ def _say(line: str) -> None:
 def _devnet_failure(group: BaseExceptionGroup) -> Exception | None:
     from devnet.mode import DevnetUnavailable
 
-    found = group.subgroup(DevnetUnavailable)
+    found: BaseException | None = group.subgroup(DevnetUnavailable)
     while isinstance(found, BaseExceptionGroup):
         found = found.exceptions[0]
     return found if isinstance(found, Exception) else None

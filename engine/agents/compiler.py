@@ -129,7 +129,7 @@ def compile_condition(text: str, wallets: list[str]) -> CompileResult:
         comparator = agent.condition
     elif isinstance(agent, HealthAgentCreate):
         protocol = agent.lending_protocol
-        metric = HealthFactorMetric(protocol=protocol, chain=agent.chain, wallet=agent.watched_wallet)  # type: ignore[arg-type]
+        metric = HealthFactorMetric(protocol=protocol, chain=agent.chain, wallet=agent.watched_wallet)
         comparator = "below"
     elif isinstance(agent, YieldAgentCreate):
         display = next(

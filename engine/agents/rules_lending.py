@@ -84,7 +84,7 @@ def compile_health(request: Request, check_cadence: str | None) -> CompileResult
     )
     headline = f"{name} health factor on {chain.chain} crossed {direction} {display(amount.value)}"
     if direction == "above" or check_cadence is not None:
-        metric = HealthFactorMetric(protocol=protocol.protocol.name, chain=chain.chain, wallet=wallet)  # type: ignore[arg-type]
+        metric = HealthFactorMetric(protocol=protocol.protocol.name, chain=chain.chain, wallet=wallet)
         condition = Condition(metric=metric, comparator=direction, threshold=amount.value)
         return condition_result(request, condition, headline, check_cadence or MARKET_CADENCE, intent)
     body = {
@@ -204,7 +204,7 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
         protocol_display=protocol.protocol.display,
         chain=chain.chain,
         asset=asset.asset.symbol,
-        metric=metric,  # type: ignore[arg-type]
+        metric=metric,
         pool_id=next(iter(pool_ids), None),
     )
     condition = Condition(metric=pool_metric, comparator=direction, threshold=amount.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from eth_utils import to_checksum_address
 
@@ -222,7 +223,7 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
 
 
 def _swap(
-    registry: Registry, step: Step, token: Token, raw: int, params: tuple, facts: Facts
+    registry: Registry, step: Step, token: Token, raw: int, params: tuple[Any, ...], facts: Facts
 ) -> tuple[str, int, int]:
     token_in, token_out, fee, recipient = params[0], params[1], params[2], params[3]
     pinned = step.route.fee_tier if step.route and step.route.fee_tier else fee
@@ -261,7 +262,9 @@ def _swap(
     return call.data, raw, call.value
 
 
-def _across(registry: Registry, step: Step, raw: int, args: tuple, facts: Facts) -> tuple[str, int, int]:
+def _across(
+    registry: Registry, step: Step, raw: int, args: tuple[Any, ...], facts: Facts
+) -> tuple[str, int, int]:
     depositor, recipient, input_token, output_token = args[0], args[1], args[2], args[3]
     destination = registry.chain_by_id(args[6]).slug
     key = BridgeQuoteKey("across", step.chain, destination, input_token.lower(), output_token.lower(), raw)

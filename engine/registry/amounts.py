@@ -24,9 +24,9 @@ def to_raw(amount: Decimal, decimals: int, *, symbol: str = "token") -> int:
     coefficient = int("".join(map(str, digits))) if digits else 0
     shift = exponent + decimals
     if shift >= 0:
-        return coefficient * 10**shift
+        return coefficient * int(10**shift)
     # Integer arithmetic only: Decimal.scaleb would round to the context precision.
-    quotient, remainder = divmod(coefficient, 10**-shift)
+    quotient, remainder = divmod(coefficient, int(10**-shift))
     if remainder:
         raise InvalidAmount(f"{symbol} amount {amount} has more than {decimals} decimal places")
     return quotient

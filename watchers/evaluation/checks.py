@@ -163,7 +163,8 @@ def check(spec: AgentSpec, leased: Leased, readings: Readings, now: int, setting
     if failed or spec.rule is None:
         reason = "; ".join(dict.fromkeys(failed)) or f"kind {agent.kind} is not evaluated by the watchers"
         return _failure(spec, leased, reason, now, next_at, settings)
-    values = {key: readings.values[key] for key in inputs}
+    # A condition reads market inputs only; holdings feed the portfolio kind below, never a condition.
+    values: dict[Any, Decimal] = {key: readings.values[key] for key in inputs}
     samples = leased.memory.samples
     change_pct: Decimal | None = None
     if spec.condition is not None:

@@ -160,9 +160,9 @@ class PriceWatcher:
             outcomes += self._apply(asset, price, now)
         for spec, leased in specs.values():
             assert isinstance(spec.typed, PriceAgentCreate)
-            price = prices.get(spec.typed.coingecko_id)
-            if price is not None:
-                outcomes.append(self._first(spec, leased, price, now))
+            first = prices.get(spec.typed.coingecko_id)
+            if first is not None:
+                outcomes.append(self._first(spec, leased, first, now))
         for asset, reason in missing.items():
             outcomes += self._failed(asset, reason, specs, now)
         written = set(await self.db.run(write_outcomes, self.leases.owner, outcomes))

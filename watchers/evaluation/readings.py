@@ -246,8 +246,8 @@ class MarketReader:
         try:
             if any(token.is_native for token in tokens):
                 native = self.registry.native(chain)
-                for raw in await native_balances(evm, owners, multicall=multicall):
-                    found[COINGECKO_IDS[native.symbol]] += self.registry.from_raw(native, raw)
+                for held in await native_balances(evm, owners, multicall=multicall):
+                    found[COINGECKO_IDS[native.symbol]] += self.registry.from_raw(native, held)
             erc20 = [token for token in tokens if not token.is_native and token.address]
             pairs = [(token.address or "", owner) for token in erc20 for owner in owners]
             raws = await erc20_balances(evm, pairs, multicall=multicall) if pairs else []

@@ -113,7 +113,7 @@ def fired_trigger(
         if isinstance(spec.rule, PercentMoveRule):
             moved = "up" if fired.direction == "above" else "down"
             headline = (
-                f"{typed.asset_symbol} moved {moved} {display(abs(fired.change_pct or 0))}% "
+                f"{typed.asset_symbol} moved {moved} {display(abs(fired.change_pct or Decimal(0)))}% "
                 f"from ${display(fired.reference or value)} to ${display(value)}"
             )
             return {**_base(spec, headline), "price_at_trigger": value, "change_pct": fired.change_pct}
