@@ -41,7 +41,7 @@ from engine.agents.models import Direction
 from watchers.evaluation.index import ThresholdIndex
 
 STEP = Decimal("0.0001")  # levels 0.01 % apart
-# Targets of issue 7's benchmark.
+# Targets (docs/performance.md).
 TARGET_TICK_MS = 50
 TARGET_SPEEDUP = 100
 TARGET_MB = 1536

@@ -19,7 +19,7 @@ from watchers.evaluation.spec import UnreadableAgent, spec_of
 
 log = logging.getLogger("intentgate.watchers")
 
-# Called with the events of a committed write (streams, issue 9: live subscribers see them at once).
+# Called with the events of a committed write, so live subscribers see them at once.
 EventsRecorded = Callable[[Sequence[Event]], None]
 
 
