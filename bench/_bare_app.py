@@ -9,6 +9,8 @@ from hypercorn.config import Config
 from quart import Response
 from quart_trio import QuartTrio
 
+from gateway.service import tune_gc_for_serving
+
 BODY = sys.stdin.buffer.read() if not sys.stdin.isatty() else b"{}"
 
 
@@ -41,6 +43,8 @@ async def asgi_app(scope, receive, send):
 
 def main() -> None:
     kind, port = sys.argv[1], int(sys.argv[2])
+    # The same collector tune `intentgate serve` gives itself, so the ratio compares servers, not GC settings.
+    tune_gc_for_serving()
     config = Config()
     config.bind = [f"127.0.0.1:{port}"]
     config.accesslog = None

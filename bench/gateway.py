@@ -1,11 +1,12 @@
 """bench/gateway: GET /meta throughput and latency at 64 concurrent connections, intentgate vs baselines.
 
 The load comes from wrk (Debian package `wrk`) in another process. intentgate runs its full request path
-(auth, scope, rate limit, metrics, logging, envelope) on embedded SQLite; to measure /meta rather than 429s,
-requests rotate over many high-tier keys. The baselines get the identical load (the same wrk script
-sending the same Authorization headers, which they ignore), so the client side costs the same. Baselines in
-the same run: a bare Quart-Trio app and a raw ASGI
-callable, each on hypercorn's trio worker, returning the same JSON.
+(auth, scope, rate limit, metrics, logging, envelope) on embedded SQLite at the shipped defaults (log level
+info: one JSON access line per request); to measure /meta rather than 429s, requests rotate over many
+high-tier keys. A second intentgate run at log level warning gives the access log's cost. The baselines get
+the identical load (the same wrk script sending the same Authorization headers, which they ignore) and the
+same collector tune `intentgate serve` gives itself. Baselines in the same run: a bare Quart-Trio app and a
+raw ASGI callable, each on hypercorn's trio worker, returning the same JSON.
 
     python -m bench.gateway [--seconds 10] [--connections 64]
 """
@@ -111,28 +112,32 @@ def main() -> None:
     if not shutil.which("wrk"):
         sys.exit("bench/gateway needs wrk (Debian package `wrk`)")
     data_dir = Path(tempfile.mkdtemp())
-    env = {**os.environ, "INTENTGATE_LOG_LEVEL": "warning"}
     keys = create_keys(data_dir)
-
-    port = free_port()
-    server_log = open(data_dir / "server.log", "w")  # noqa: SIM115 - lives as long as the server process
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gateway", "serve", "--port", str(port), "--data-dir", str(data_dir)],
-        stdout=server_log,
-        stderr=subprocess.STDOUT,
-        env=env,
-        cwd=ROOT,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/v1beta/meta"
-        wait_ready(url, {"Authorization": f"Bearer {keys[0]}"})
-        body = httpx.get(url, headers={"Authorization": f"Bearer {keys[0]}"}).content
-        run_wrk(url, 2, args.connections, keys)  # warm-up
-        results = {"intentgate": run_wrk(url, args.seconds, args.connections, keys)}
-    finally:
-        server.terminate()
-        server.wait()
-        server_log.close()
+    results: dict[str, dict[str, float]] = {}
+    body = b"{}"
+    for name, level in (("intentgate", "info"), ("intentgate-warn", "warning")):
+        env = {**os.environ, "INTENTGATE_LOG_LEVEL": level, "INTENTGATE_LOG_FORMAT": "json"}
+        port = free_port()
+        server_log = open(data_dir / f"server-{level}.log", "w")  # noqa: SIM115 - lives as long as the server
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gateway", "serve", "--port", str(port), "--data-dir", str(data_dir)],
+            stdout=server_log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=ROOT,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}/v1beta/meta"
+            wait_ready(url, {"Authorization": f"Bearer {keys[0]}"})
+            body = httpx.get(url, headers={"Authorization": f"Bearer {keys[0]}"}).content
+            run_wrk(url, 2, args.connections, keys)  # warm-up
+            results[name] = run_wrk(url, args.seconds, args.connections, keys)
+        finally:
+            server.terminate()
+            server.wait()
+            server_log.close()
+    logged = (data_dir / "server-info.log").read_text(encoding="utf-8")
+    access_lines = sum(1 for line in logged.splitlines() if '"msg": "request"' in line)
 
     for kind in ("quart", "asgi"):
         port = free_port()
@@ -161,7 +166,10 @@ def main() -> None:
         print(f"{name:<14}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['non_2xx']:>10.0f}")
     for base in ("bare-quart", "bare-asgi"):
         ratio = results["intentgate"]["rps"] / results[base]["rps"]
-        print(f"ratio intentgate/{base}: {ratio:.2f} (target >= 0.7 against bare-quart)")
+        print(f"ratio intentgate/{base}: {ratio:.2f} (target >= 0.7 against bare-quart, shipped defaults)")
+    cost = 1 - results["intentgate"]["rps"] / results["intentgate-warn"]["rps"]
+    print(f"access log: {access_lines} lines written; throughput cost {100 * cost:.1f}% (target <= 5%)")
+    print(f"machine load (1 min) {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")
 
 
 if __name__ == "__main__":

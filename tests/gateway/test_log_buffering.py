@@ -1,0 +1,67 @@
+"""The log handler: a request only queues its record; a writer thread formats and writes, in order,
+nothing dropped, everything written by flush (and at exit)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import threading
+
+from gateway.logs import BufferedHandler, JsonFormatter
+
+
+def logger_with(handler: logging.Handler, name: str) -> logging.Logger:
+    log = logging.getLogger(name)
+    log.handlers[:] = [handler]
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    return log
+
+
+def test_records_are_written_in_order_by_the_writer_and_all_by_flush() -> None:
+    stream = io.StringIO()
+    handler = BufferedHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    log = logger_with(handler, "test.buffered.order")
+    for n in range(2000):
+        log.info("request", extra={"n": n})
+    handler.flush()
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["n"] for line in lines] == list(range(2000))
+
+
+def test_many_threads_lose_nothing_and_a_full_queue_writes_in_the_caller() -> None:
+    stream = io.StringIO()
+    handler = BufferedHandler(stream, limit=10)
+    handler.setFormatter(JsonFormatter())
+    log = logger_with(handler, "test.buffered.threads")
+
+    def burst(who: int) -> None:
+        for n in range(500):
+            log.info("request", extra={"who": who, "n": n})
+
+    threads = [threading.Thread(target=burst, args=(who,)) for who in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    handler.flush()
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len(lines) == 8 * 500
+    for who in range(8):
+        assert [line["n"] for line in lines if line["who"] == who] == list(range(500))
+
+
+def test_an_exception_is_written_with_its_traceback() -> None:
+    stream = io.StringIO()
+    handler = BufferedHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    log = logger_with(handler, "test.buffered.exc")
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        log.exception("failed")
+    handler.flush()
+    (line,) = [json.loads(text) for text in stream.getvalue().splitlines()]
+    assert line["msg"] == "failed" and "ValueError: boom" in line["exc"]
