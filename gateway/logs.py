@@ -48,13 +48,19 @@ class TextFormatter(logging.Formatter):
 class BufferedHandler(logging.Handler):
     """Queues records; a daemon thread formats and writes them in batches, flushing after each batch.
 
+    The writer wakes every `interval` seconds, or at once for a warning or worse and when `batch` records
+    wait: waking a thread per record would hand the interpreter lock back and forth on every request.
     Nothing is dropped: past `limit` queued records the logging call writes its batch itself (the caller
     then pays, as an unbuffered handler would). `flush` (also run at exit) writes everything queued."""
 
-    def __init__(self, stream: TextIO, limit: int = 50_000) -> None:
+    def __init__(
+        self, stream: TextIO, limit: int = 50_000, batch: int = 1_000, interval: float = 0.2
+    ) -> None:
         super().__init__()
         self.stream = stream
         self.limit = limit
+        self.batch = batch
+        self.interval = interval
         self._queue: deque[logging.LogRecord] = deque()
         self._wake = threading.Event()
         self._write_lock = threading.Lock()
@@ -64,9 +70,10 @@ class BufferedHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self._queue.append(record)
-        if len(self._queue) > self.limit:
+        waiting = len(self._queue)
+        if waiting > self.limit:
             self._drain()
-        else:
+        elif waiting >= self.batch or record.levelno >= logging.WARNING:
             self._wake.set()
 
     def flush(self) -> None:
@@ -74,9 +81,10 @@ class BufferedHandler(logging.Handler):
 
     def _run(self) -> None:
         while True:
-            self._wake.wait()
+            self._wake.wait(self.interval)
             self._wake.clear()
-            self._drain()
+            if self._queue:
+                self._drain()
 
     def _drain(self) -> None:
         with self._write_lock:
