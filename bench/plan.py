@@ -200,8 +200,6 @@ def http_figures(requests: int) -> None:
                         url, json=body, headers={"Authorization": f"Bearer {keys[n % KEYS]}"}
                     )
                     assert answer.status_code == 200, answer.text
-                with log_path.open() as seen:
-                    skip = sum(1 for _ in seen)
                 round_trips = []
                 for n in range(requests):
                     start = time.perf_counter()
@@ -213,8 +211,9 @@ def http_figures(requests: int) -> None:
         finally:
             server.terminate()
             server.wait()
-    lines = log_path.read_text().splitlines()[skip:]
-    served = [json.loads(line)["ms"] for line in lines if '"route": "/v1beta/plan"' in line]
+    # The log is complete once the server has exited (it writes in batches); the last lines are the timed ones.
+    lines = log_path.read_text().splitlines()
+    served = [json.loads(line)["ms"] for line in lines if '"route": "/v1beta/plan"' in line][-requests:]
     assert len(served) == requests, (len(served), requests)
     print(
         f"plan through HTTP: intentgate serve --devnet at its defaults, {requests} requests, {KEYS} high-tier keys"
