@@ -17,7 +17,7 @@ ASSETS_CG = {
 AGENT_WALLETS = ["0x" + "ab" * 20]
 
 
-def a_price_level(rng: random.Random, held_out: bool) -> Row:
+def a_price_level(rng: random.Random, held_out: int) -> Row:
     name = rng.choice(list(ASSETS_CG))
     symbol, cg = ASSETS_CG[name]
     text, value = rng.choice(
@@ -52,7 +52,7 @@ def a_price_level(rng: random.Random, held_out: bool) -> Row:
     return {"tag": "price-level", "request": request, "expect": "compiled", "kind": "price", "fields": fields}
 
 
-def a_price_move(rng: random.Random, held_out: bool) -> Row:
+def a_price_move(rng: random.Random, held_out: int) -> Row:
     name = rng.choice(("eth", "btc", "sol"))
     symbol, cg = ASSETS_CG[name]
     pct = rng.choice(("5", "10", "15", "20"))
@@ -74,7 +74,7 @@ def a_price_move(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def a_follow_on(rng: random.Random, held_out: bool) -> Row:
+def a_follow_on(rng: random.Random, held_out: int) -> Row:
     name = rng.choice(("eth", "btc"))
     _, cg = ASSETS_CG[name]
     forms = [
@@ -103,7 +103,7 @@ def a_follow_on(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def a_yield(rng: random.Random, held_out: bool) -> Row:
+def a_yield(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "ethereum"))
     pct = rng.choice(("5", "6", "4.5"))
     up = rng.random() < 0.5
@@ -130,7 +130,7 @@ def a_yield(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def a_gas(rng: random.Random, held_out: bool) -> Row:
+def a_gas(rng: random.Random, held_out: int) -> Row:
     value = rng.choice(("10", "5", "20"))
     forms = [f"gas on ethereum under {value} gwei", f"tell me when eth gas is below {value} gwei"]
     if held_out:
@@ -144,7 +144,7 @@ def a_gas(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def a_health(rng: random.Random, held_out: bool) -> Row:
+def a_health(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "ethereum"))
     value = rng.choice(("1.3", "1.5", "1.2"))
     forms = [
@@ -162,14 +162,14 @@ def a_health(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def a_unwatchable(rng: random.Random, held_out: bool) -> Row:
+def a_unwatchable(rng: random.Random, held_out: int) -> Row:
     forms = ["tell me when elon tweets", "when will I be rich", "alert me when my crush texts back"]
     if held_out:
         forms += ["notify me when it rains in paris", "tell me when the fed cuts rates"]
     return {"tag": "unwatchable", "request": rng.choice(forms), "expect": "unwatchable"}
 
 
-def a_ambiguous(rng: random.Random, held_out: bool) -> Row:
+def a_ambiguous(rng: random.Random, held_out: int) -> Row:
     forms = ["tell me when eth moves a lot", "eth hits 4000", "btc moves 10%"]
     if held_out:
         forms += ["sol reaches 200", "ping me about eth 3000"]

@@ -76,8 +76,17 @@ HELD_OUT_START = ["help me ", "hey there, could you ", "gm, pls ", "quick one: "
 HELD_OUT_END = [" ty", " thank you!", " 🙏🙏", " if you can"]
 
 
-def amount_forms(held_out: bool) -> list[tuple[str, str]]:
+# The second held-out set's own forms, written after the first held-out run and before any measurement of
+# the second: phrasings neither the dev set nor the first held-out set uses.
+SECOND_START = ["would you mind ", "real quick, ", "yo fam ", "ser pls ", "gm gm, "]
+SECOND_END = [" when u get a sec", " plz and thx", " ty ser", " 🙂", " cheers", " if possible"]
+SECOND_WORDS = [("a hundred and twenty", "120"), ("1.25k", "1250"), ("four hundred", "400"), ("eighty", "80")]
+
+
+def amount_forms(held_out: int) -> list[tuple[str, str]]:
     forms = DIGITS + SUFFIXED + WORDS + COMMA_DECIMAL
+    if held_out >= 2:
+        forms = forms + SECOND_WORDS
     return forms + HELD_OUT_WORDS + HELD_OUT_SUFFIXED if held_out else forms
 
 
@@ -85,13 +94,13 @@ def wallets_on(*chains: str) -> list[dict[str, str]]:
     return [{"address": WALLET, "chain": chain} for chain in dict.fromkeys(chains)]
 
 
-def wrap(rng: random.Random, text: str, held_out: bool) -> str:
-    starts = FILLER_START + (HELD_OUT_START if held_out else [])
-    ends = FILLER_END + (HELD_OUT_END if held_out else [])
+def wrap(rng: random.Random, text: str, held_out: int) -> str:
+    starts = FILLER_START + (HELD_OUT_START if held_out else []) + (SECOND_START if held_out >= 2 else [])
+    ends = FILLER_END + (HELD_OUT_END if held_out else []) + (SECOND_END if held_out >= 2 else [])
     out = rng.choice(starts) + text + rng.choice(ends)
     # Some people shout; an address keeps its own spelling (0X... is not an address).
     return out.upper().replace(RECIPIENT.upper(), RECIPIENT) if rng.random() < 0.03 else out
 
 
 Row = dict[str, Any]
-Template = Callable[[random.Random, bool], Row]
+Template = Callable[[random.Random, int], Row]

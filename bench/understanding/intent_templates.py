@@ -22,7 +22,7 @@ from bench.understanding.forms import (
 )
 
 
-def t_transfer(rng: random.Random, held_out: bool) -> Row:
+def t_transfer(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(EVM_CHAINS)
     asset = rng.choice([a for a in SWAPPABLE[chain] if a in STABLES])
     text, value = rng.choice(amount_forms(held_out))
@@ -37,7 +37,7 @@ def t_transfer(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_swap(rng: random.Random, held_out: bool) -> Row:
+def t_swap(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(EVM_CHAINS)
     asset, to = rng.sample(SWAPPABLE[chain], 2)
     text, value = rng.choice(amount_forms(held_out))
@@ -58,7 +58,7 @@ def t_swap(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_slang_swap(rng: random.Random, held_out: bool) -> Row:
+def t_slang_swap(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "optimism"))
     asset = rng.choice(("USDC", "DAI"))
     text, value = rng.choice(DIGITS + SUFFIXED)
@@ -84,7 +84,7 @@ def t_slang_swap(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_bridge(rng: random.Random, held_out: bool) -> Row:
+def t_bridge(rng: random.Random, held_out: int) -> Row:
     src, dst = rng.sample(EVM_CHAINS, 2)
     asset = rng.choice(("USDC", "ETH") if "polygon" not in (src, dst) else ("USDC",))
     text, value = rng.choice(amount_forms(held_out))
@@ -99,7 +99,7 @@ def t_bridge(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_deposit(rng: random.Random, held_out: bool) -> Row:
+def t_deposit(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "optimism", "polygon"))
     asset = rng.choice(("USDC", "DAI"))
     text, value = rng.choice(amount_forms(held_out))
@@ -117,7 +117,7 @@ def t_deposit(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_bridge_then_deposit(rng: random.Random, held_out: bool) -> Row:
+def t_bridge_then_deposit(rng: random.Random, held_out: int) -> Row:
     src, dst = rng.sample(("ethereum", "base", "arbitrum", "optimism"), 2)
     text, value = rng.choice(DIGITS + WORDS)
     link = rng.choice(
@@ -137,7 +137,7 @@ def t_bridge_then_deposit(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_share_of_balance(rng: random.Random, held_out: bool) -> Row:
+def t_share_of_balance(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum"))
     asset = rng.choice(("USDC", "DAI"))
     balance = Decimal(rng.choice(("600", "1200", "96", "2400")))  # divisible by 3 and 4
@@ -162,7 +162,7 @@ def t_share_of_balance(rng: random.Random, held_out: bool) -> Row:
     return row
 
 
-def t_all_but(rng: random.Random, held_out: bool) -> Row:
+def t_all_but(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "optimism"))
     balance, keep = rng.choice((("500", "50"), ("1200", "200"), ("75", "25")))
     prompt = f"deposit all but {keep} usdc into aave on {chain}"
@@ -183,7 +183,7 @@ def t_all_but(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_correction(rng: random.Random, held_out: bool) -> Row:
+def t_correction(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "optimism"))
     first, second = rng.sample([d for d in DIGITS if "," not in d[0]], 2)
     marker = rng.choice(
@@ -199,7 +199,7 @@ def t_correction(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_timed_or_conditional(rng: random.Random, held_out: bool) -> Row:
+def t_timed_or_conditional(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum"))
     core = f"swap 1 eth to usdc on {chain}"
     forms = [
@@ -219,7 +219,7 @@ def t_timed_or_conditional(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_out_of_scope(rng: random.Random, held_out: bool) -> Row:
+def t_out_of_scope(rng: random.Random, held_out: int) -> Row:
     forms = [
         "buy a bored ape nft",
         "open a 10x long on eth",
@@ -249,7 +249,7 @@ def t_out_of_scope(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_zero_or_negative(rng: random.Random, held_out: bool) -> Row:
+def t_zero_or_negative(rng: random.Random, held_out: int) -> Row:
     forms = [
         "send 0 usdc to {r} on base",
         "swap -5 usdc for eth on base",
@@ -265,7 +265,7 @@ def t_zero_or_negative(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_missing(rng: random.Random, held_out: bool) -> Row:
+def t_missing(rng: random.Random, held_out: int) -> Row:
     forms = [
         ("swap usdc for eth on base", "amount"),
         ("send 50 usdc to " + RECIPIENT, "chain"),
@@ -282,7 +282,7 @@ def t_missing(rng: random.Random, held_out: bool) -> Row:
     }
 
 
-def t_typo(rng: random.Random, held_out: bool) -> Row:
+def t_typo(rng: random.Random, held_out: int) -> Row:
     chain = rng.choice(("base", "arbitrum"))
     text, value = rng.choice(DIGITS)
     forms = [

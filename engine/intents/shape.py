@@ -23,6 +23,7 @@ from engine.intents.wording import (
     LINK_EVENTS,
     LINK_OPENERS,
     LINK_SUBJECTS,
+    POLITE_PHRASES,
     QUESTION_AUXILIARIES,
     QUESTION_WORDS,
     REQUEST_SUBJECTS,
@@ -95,10 +96,14 @@ _OPENING_FILLER: Final = frozenset(
 
 
 def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """The lexemes with links and corrections replaced by marks."""
+    """The lexemes with links and corrections replaced by marks, and politeness phrases dropped."""
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
+        polite = next((len(p) for p in POLITE_PHRASES if _texts(lexemes, index, len(p)) == p), 0)
+        if polite:
+            index += polite
+            continue
         used, made = _link(lexemes, index)
         if not used:
             used, made = _correction(lexemes, index, bool(out))

@@ -35,6 +35,28 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 
+# Politeness that reads like a condition or a clause but asks for nothing ("swap it if you can"): dropped as
+# whole phrases before a request is read for waits, so "if you can" never makes a transaction conditional.
+POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
+    ("if", "you", "can"),
+    ("if", "u", "can"),
+    ("if", "you", "could"),
+    ("if", "u", "could"),
+    ("if", "you", "would"),
+    ("if", "possible"),
+    ("if", "poss"),
+    ("if", "that's", "ok"),
+    ("if", "thats", "ok"),
+    ("if", "that", "works"),
+    ("when", "you", "can"),
+    ("when", "you", "get", "a", "chance"),
+    ("whenever", "you", "can"),
+    ("thank", "you"),
+    ("thanks", "a", "lot"),
+    ("thanks", "in", "advance"),
+    ("for", "me"),
+)
+
 # Punctuation that carries nothing ("(", quotes, "#", "*").
 FILLER_PUNCT: Final[frozenset[str]] = frozenset({"(", ")", '"', "#", "*", ":", "—", "–", "-", "~", "/"})
 

@@ -1,0 +1,46 @@
+"""Politeness that reads like a condition asks for nothing; a real condition still waits; the verbs people
+use for sending and moving are read as such."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.engine.test_intents_support import EVM_A, EVM_C, parse
+
+WALLETS = ((EVM_A, "base"), (EVM_A, "arbitrum"))
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap 1 eth for usdc on base if you can",
+        "swap 1 eth for usdc on base if possible",
+        "swap 1 eth for usdc on base when you can, thank you",
+        "could you swap 1 eth for usdc on base for me",
+    ],
+)
+def test_politeness_is_not_a_condition(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.asset, i.to_asset, i.chain, i.amount) for i in response.intents] == [
+        ("swap", "ETH", "USDC", "base", Decimal(1))
+    ]
+
+
+@pytest.mark.parametrize(
+    "prompt", ["swap 1 eth for usdc on base if you can't", "swap 1 eth for usdc on base if eth drops"]
+)
+def test_a_real_condition_still_waits(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "condition" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    ("verb", "action"), [("wire", "transfer"), ("shoot", "transfer"), ("carry", "bridge")]
+)
+def test_sending_verbs(verb: str, action: str) -> None:
+    where = f"to {EVM_C} on base" if action == "transfer" else "from base to arbitrum"
+    response = parse(f"{verb} 50 usdc {where}", *WALLETS)
+    assert [(i.action, i.amount) for i in response.intents] == [(action, Decimal(50))]
