@@ -12,10 +12,10 @@ from bench.understanding.score import load, score_agents, score_intents
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--split", choices=("heldout", "heldout2", "dev", "all"), default="all")
+    parser.add_argument("--split", choices=("heldout", "heldout2", "heldout3", "dev", "all"), default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    splits = ("dev", "heldout", "heldout2") if args.split == "all" else (args.split,)
+    splits = ("dev", "heldout", "heldout2", "heldout3") if args.split == "all" else (args.split,)
     report: dict[str, object] = {"load_1m": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
     for split in splits:
         started = time.perf_counter()

@@ -38,6 +38,8 @@ def a_price_level(rng: random.Random, held_out: int) -> Row:
     )
     if held_out:
         verbs += ["climbs past", "tops"] if up else ["sinks below", "crashes under"]
+    if held_out >= 3:
+        verbs += ["pushes above", "pops above"] if up else ["slips under", "breaks below"]
     pattern = rng.choice(
         [
             "tell me when {n} {v} {t}",
@@ -46,6 +48,7 @@ def a_price_level(rng: random.Random, held_out: int) -> Row:
             "{n} {v} {t} alert pls",
         ]
         + (["lmk if {n} {v} {t}", "heads up when {n} {v} {t}"] if held_out else [])
+        + (["yo lmk when {n} {v} {t}", "notify me once {n} {v} {t}"] if held_out >= 3 else [])
     )
     request = pattern.format(n=name, v=rng.choice(verbs), t=text)
     fields = {"coingecko_id": cg, "condition": "above" if up else "below", "threshold": value}

@@ -83,10 +83,19 @@ SECOND_END = [" when u get a sec", " plz and thx", " ty ser", " 🙂", " cheers"
 SECOND_WORDS = [("a hundred and twenty", "120"), ("1.25k", "1250"), ("four hundred", "400"), ("eighty", "80")]
 
 
+# The third held-out set's own forms, written after the second set's run had been read and before any
+# measurement of the third.
+THIRD_START = ["hiya, ", "kindly ", "ok fam ", "need you to ", "go ahead and "]
+THIRD_END = [" thanks so much", " 🙌", " ta", " appreciate it", " asap pls"]
+THIRD_WORDS = [("fifteen", "15"), ("one thousand five hundred", "1500"), ("3.5k", "3500"), ("ninety", "90")]
+
+
 def amount_forms(held_out: int) -> list[tuple[str, str]]:
     forms = DIGITS + SUFFIXED + WORDS + COMMA_DECIMAL
     if held_out >= 2:
         forms = forms + SECOND_WORDS
+    if held_out >= 3:
+        forms = forms + THIRD_WORDS
     return forms + HELD_OUT_WORDS + HELD_OUT_SUFFIXED if held_out else forms
 
 
@@ -97,6 +106,8 @@ def wallets_on(*chains: str) -> list[dict[str, str]]:
 def wrap(rng: random.Random, text: str, held_out: int) -> str:
     starts = FILLER_START + (HELD_OUT_START if held_out else []) + (SECOND_START if held_out >= 2 else [])
     ends = FILLER_END + (HELD_OUT_END if held_out else []) + (SECOND_END if held_out >= 2 else [])
+    starts = starts + (THIRD_START if held_out >= 3 else [])
+    ends = ends + (THIRD_END if held_out >= 3 else [])
     out = rng.choice(starts) + text + rng.choice(ends)
     # Some people shout; an address keeps its own spelling (0X... is not an address).
     return out.upper().replace(RECIPIENT.upper(), RECIPIENT) if rng.random() < 0.03 else out

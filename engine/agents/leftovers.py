@@ -65,7 +65,7 @@ _FILLER_WORDS = """
     before being big by can chain check checking coin coins could create crosses crossing current currently
     did do does ever factor for from get gets getting go goes going got hard has have hey i i'm if im in into is
     it it's its just know let level like make mark market me message monitor my network new notification
-    notifications notify now of on once please ping pool position positions price priced prices quickly right s
+    notifications notify now of on once please ping pinging pool position positions price priced prices quickly right s
     send set sharply soon spot starting suddenly tell than that the then there this to token total track trades
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
     also

@@ -10,9 +10,11 @@ from engine.agents.scan import words
 ABOVE = words(
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
+    "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
 )  # fmt: skip
 BELOW = words(
     "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
+    "slips under", "slips below",
 )  # fmt: skip
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")

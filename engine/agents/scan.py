@@ -74,6 +74,14 @@ def _comma_number(match: re.Match[str]) -> str:
     return match.group(0) if numeral.value is None else f"{numeral.value.normalize():f}"
 
 
+# Courtesy that carries no condition and would read as one ("if you can", "heads up": "up" is a direction),
+# dropped as whole phrases before anything is read.
+_COURTESY = re.compile(
+    r"(?<=\s)(?:heads up|would you mind|if you can|if u can|if possible|when you can|when you get a chance|"
+    r"when u get a sec|thank you|no rush)(?=[\s,.!?:;])"
+)
+
+
 def normalize(text: str) -> str:
     """Lower-case the request, unify quotes, dashes and comparison signs, write spelled numbers in digits
     ("three thousand"), read commas in numbers by the shared rules, turn "-5%" into "down 5%", and
@@ -81,6 +89,7 @@ def normalize(text: str) -> str:
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
     text = " ".join(text.lower().split())
+    text = _COURTESY.sub(" ", f" {text} ").strip()
     text = spell_digits(_COMMA_NUMBER.sub(_comma_number, text))
     return _SIGNED_PERCENT.sub(
         lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text

@@ -44,3 +44,32 @@ def test_sending_verbs(verb: str, action: str) -> None:
     where = f"to {EVM_C} on base" if action == "transfer" else "from base to arbitrum"
     response = parse(f"{verb} 50 usdc {where}", *WALLETS)
     assert [(i.action, i.amount) for i in response.intents] == [(action, Decimal(50))]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "condition", "threshold"),
+    [
+        ("heads up when btc tops 4000", "above", "4000"),
+        ("eth climbs past 60k alert pls", "above", "60000"),
+        ("would you mind pinging me when eth is below 3000", "below", "3000"),
+        ("btc slips under 50k, ping me if you can", "below", "50000"),
+    ],
+)
+def test_alert_courtesy_and_level_phrases(request_text: str, condition: str, threshold: str) -> None:
+    from engine.agents import Compiled, compile_request
+
+    result = compile_request(request_text, ["0x" + "ab" * 20])
+    assert isinstance(result, Compiled), result
+    assert result.agent is not None
+    fields = result.agent.model_dump()
+    assert (fields["condition"], fields["threshold"]) == (condition, Decimal(threshold))
+
+
+def test_more_politeness_phrases_ask_for_nothing() -> None:
+    for prompt in (
+        "would you mind swapping 1 eth for usdc on base",
+        "swap 1 eth for usdc on base when u get a sec",
+        "swap 1 eth for usdc on base, no rush",
+    ):
+        response = parse(prompt, *WALLETS)
+        assert [(i.action, i.amount) for i in response.intents] == [("swap", Decimal(1))], prompt
