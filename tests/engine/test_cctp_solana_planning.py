@@ -39,6 +39,7 @@ from engine.planner import (
 from engine.planner.reencode import reencode_step
 from engine.registry import load_registry
 from tests.engine.test_cctp_solana import MESSENGER, expected_accounts, key_flags
+from tests.support.planning import converge as run_until_settled
 
 REG = load_registry()
 NOW = 1_800_000_000
@@ -82,22 +83,7 @@ def converge(intents: list[dict[str, Any]], answer: Callable[[FactKey], Any] | N
             "wallets": [{"address": str(OWNER), "chain": "solana"}, {"address": EVM, "chain": "base"}],
         }
     )
-    answer = answer or answers()
-    facts = Facts(now=NOW)
-    for _ in range(6):
-        error: PlanError | None = None
-        try:
-            result = build_plan(REG, request, facts)
-        except PlanError as exc:
-            error = exc
-        missing = facts.take_missing()
-        if not missing:
-            if error is not None:
-                raise error
-            return result
-        for key in missing:
-            facts.values[key] = answer(key)
-    raise AssertionError("the plan did not settle")
+    return run_until_settled(REG, request, answer or answers(), NOW)
 
 
 def burn_out(**changes: Any) -> dict[str, Any]:

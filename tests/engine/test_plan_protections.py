@@ -14,18 +14,16 @@ from engine.planner import (
     BridgeQuote,
     BridgeQuoteKey,
     FactKey,
-    Facts,
     GasPriceKey,
-    PlanError,
     PlanRequest,
     PlanResponse,
     PriceKey,
     SwapQuote,
     SwapQuoteKey,
-    build_plan,
 )
 from engine.planner.labels import about, at_least
 from engine.registry import load_registry
+from tests.support.planning import converge as run_until_settled
 
 REG = load_registry()
 NOW = 1_800_000_000
@@ -69,25 +67,10 @@ def answers(
 
 
 def converge(intents: list[dict[str, Any]], chain: str, answer: Callable[[FactKey], Any]) -> PlanResponse:
-    """build_plan run as the request path runs it: until no fact is missing."""
     request = PlanRequest.model_validate(
         {"intents": intents, "wallets": [{"address": WALLET, "chain": chain}]}
     )
-    facts = Facts(now=NOW)
-    for _ in range(6):
-        error: PlanError | None = None
-        try:
-            result = build_plan(REG, request, facts)
-        except PlanError as exc:
-            error = exc
-        missing = facts.take_missing()
-        if not missing:
-            if error is not None:
-                raise error
-            return result
-        for key in missing:
-            facts.values[key] = answer(key)
-    raise AssertionError("the plan did not settle")
+    return run_until_settled(REG, request, answer, NOW)
 
 
 SWEEP = [{"action": "sweep", "from_chain": "ethereum", "to_chain": "base", "recipient": WALLET}]
