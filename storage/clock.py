@@ -1,11 +1,13 @@
 """The service's one wall clock.
 
 Every time the service stamps or compares (created_at, ledger entries, rate-limit windows, leases,
-deliveries, webhook signatures, quote times) is read here. Inside a trio run it is trio's clock, anchored
-once per run to the system's wall time, so `trio.testing.MockClock` drives every time read of a test and a
-monotonic clock never steps backwards under the service. A storage call made through `Database.run`
-carries the time it was issued into its worker thread (`issued_at`), so the rows it writes are stamped
-with the same clock. Outside a trio run (the CLI) it is the system clock."""
+deliveries, webhook signatures, quote times) is read here. Inside a trio run it is trio's clock anchored to
+the system's wall time, so `trio.testing.MockClock` drives every time read of a test. Under the real
+clock the anchor is renewed whenever the two differ by more than RESYNC_S: trio's clock is monotonic and
+drifts from an NTP-disciplined wall clock (tens of ppm, seconds a day), and partners check webhook
+signature timestamps against their own clocks. A storage call made through `Database.run` carries the
+time it was issued into its worker thread (`issued_at`), so the rows it writes are stamped with the same
+clock. Outside a trio run (the CLI) it is the system clock."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 import trio
+import trio.testing
 from trio.lowlevel import RunVar
 
 _ANCHOR: RunVar[tuple[float, float]] = RunVar("intentgate_wall_anchor")
+# How far trio's clock may drift from the system clock before the anchor is renewed (real clock only).
+RESYNC_S = 1.0
 _ISSUED_MS: ContextVar[int | None] = ContextVar("intentgate_issued_ms", default=None)
 
 
@@ -32,7 +37,14 @@ def wall_seconds() -> float:
     except LookupError:
         anchor_trio, anchor_wall = now, time.time()
         _ANCHOR.set((anchor_trio, anchor_wall))
-    return anchor_wall + (now - anchor_trio)
+    read = anchor_wall + (now - anchor_trio)
+    if isinstance(trio.lowlevel.current_clock(), trio.testing.MockClock):
+        return read  # a test's clock: it alone moves time
+    system = time.time()
+    if abs(read - system) > RESYNC_S:
+        _ANCHOR.set((now, system))
+        return system
+    return read
 
 
 def wall_ms() -> int:

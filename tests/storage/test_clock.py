@@ -33,3 +33,17 @@ def test_mock_time_moves_the_wall_clock_and_the_rows_a_storage_call_writes(datab
     assert later - start == HOUR_MS
     assert later <= created_at <= end  # stamped in the worker thread with the time the call was issued
     assert created_at >= real_start + HOUR_MS - 1  # an hour ahead of the real clock: the mock drove it
+
+
+def test_under_the_real_clock_a_drifted_anchor_is_renewed() -> None:
+    from storage import clock
+
+    async def main() -> tuple[float, float]:
+        clock.wall_seconds()  # anchors
+        anchor_trio, anchor_wall = clock._ANCHOR.get()
+        clock._ANCHOR.set((anchor_trio, anchor_wall - 30))  # as if trio's clock had drifted 30 s behind
+        read = clock.wall_seconds()
+        return read, time.time()
+
+    read, system = trio.run(main)
+    assert abs(read - system) < 1
