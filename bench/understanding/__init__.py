@@ -1,13 +1,16 @@
 """bench/understanding: how well the service reads English it was not written against.
 
-A generator (generate.py) writes requests from templates x surface forms (amount forms, filler, word
-orders, slang, corrections, links, waits, conditions, out-of-scope talk, typos) with the answer each one
-must get, for POST /intent and for POST /agents, split by a fixed seed into a dev set and a held-out set.
-Some templates and surface forms exist only in the held-out set.
+Rule: a held-out set is never used to tune the reader. Its figures are reported as measured; its
+requests and failures are not read by whoever changes the reader; a failure it shows is fixed only with a
+new held-out set written afterwards. Dev sets may be read freely.
 
-Rules: the held-out set is never used to tune the reader. It was written by someone who did not write the
-reader, and a figure from it is reported as measured; a failure it shows is fixed only with a new
-held-out set written afterwards. The dev set may be read freely.
+Generators write requests from templates x surface forms (amount forms, filler, word orders, slang,
+corrections, links, waits, conditions, out-of-scope talk, typos) with the answer each one must get, for
+POST /intent and for POST /agents, split by a fixed seed into dev and held-out sets; some templates and
+surface forms exist only in the held-out set. generate.py writes dev and the numbered held-out sets;
+sealed.py writes sealed_dev and sealed_heldout, with templates of their own (dollar, Ξ and percent
+amounts, whole positions, BNB Chain and Solana, portfolio and schedule agents, among others), written
+before the next change to the reader by someone who does not change it.
 
 The scorer (score.py) runs the path a user's request takes (the deterministic reader behind /intent,
 engine.intents.IntentParser over IntentRequest; the compiler behind plain-English /agents,
@@ -15,5 +18,5 @@ engine.agents.compile_request) and counts each answer as right, safe (a question
 answer was due: the user is asked, nothing is signed) or silent wrong (intents or an agent that mean
 something other than the words).
 
-    python -m bench.understanding [--split heldout|dev|all] [--json]
+    python -m bench.understanding [--split NAME|all] [--json] [--examples]
 """

@@ -34,8 +34,11 @@ def _intent_matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
     return all(_same_value(value, actual.get(key)) for key, value in expected.items())
 
 
-def classify_intent(expect: dict[str, Any], intents: list[dict[str, Any]], clarifications: int) -> str:
-    """One /intent answer against its row's `expect`."""
+def classify_intent(
+    expect: dict[str, Any], intents: list[dict[str, Any]], clarifications: int, reasoning: str = ""
+) -> str:
+    """One /intent answer against its row's `expect`. A refusal that must point somewhere (`mention`, such
+    as an agent for a condition) and does not is safe, not right."""
     if "intents" in expect:
         wanted = expect["intents"]
         if not intents:
@@ -49,7 +52,9 @@ def classify_intent(expect: dict[str, Any], intents: list[dict[str, Any]], clari
         return SILENT_WRONG  # an answer where the words asked for none
     if "clarify" in expect:
         return RIGHT if clarifications else SAFE
-    return RIGHT if not clarifications else SAFE  # refuse: a question instead is safe, not right
+    if clarifications:
+        return SAFE  # refuse: a question instead is safe, not right
+    return RIGHT if expect.get("mention", "").lower() in reasoning.lower() else SAFE
 
 
 def classify_agent(
@@ -89,6 +94,9 @@ class Tally:
     def accuracy(self) -> float:
         return 100 * self.counts[RIGHT] / self.rows if self.rows else 0.0
 
+    def _worst(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        return sorted(self.failures.items(), key=lambda item: -len(item[1]))[:8]
+
     def summary(self) -> dict[str, Any]:
         return {
             "rows": self.rows,
@@ -96,11 +104,22 @@ class Tally:
             "right": self.counts[RIGHT],
             "safe": self.counts[SAFE],
             "silent_wrong": self.counts[SILENT_WRONG],
+            "failure_counts": {name: len(examples) for name, examples in self._worst()},
             "top_failures": {
-                name: [{"text": t, "got": g} for t, _, g in examples[:3]]
-                for name, examples in sorted(self.failures.items(), key=lambda item: -len(item[1]))[:8]
+                name: [{"text": t, "got": g} for t, _, g in examples[:3]] for name, examples in self._worst()
             },
         }
+
+
+def facts_for(row: dict[str, Any], request: Any) -> Any:
+    """The balances the request carries and the prices the row states: they stand for what the price
+    source would return, as a benchmark reads no network."""
+    from engine.intents import facts_from_request
+
+    facts = facts_from_request(request)
+    for price in row.get("prices", ()):
+        facts.prices[(price["chain"], price["asset"])] = Decimal(price["usd"])
+    return facts
 
 
 def score_intents(rows: Iterable[dict[str, Any]]) -> Tally:
@@ -112,9 +131,9 @@ def score_intents(rows: Iterable[dict[str, Any]]) -> Tally:
     for row in rows:
         keys = ("prompt", "wallets", "balances", "conversation_context")
         request = IntentRequest.model_validate({k: row[k] for k in keys if k in row})
-        response = parser.parse(request)
+        response = parser.parse(request, facts_for(row, request))
         intents = [intent.model_dump() for intent in response.intents]
-        verdict = classify_intent(row["expect"], intents, len(response.clarifications))
+        verdict = classify_intent(row["expect"], intents, len(response.clarifications), response.reasoning)
         if verdict == SAFE and row["expect"].get("ask_ok") and response.clarifications:
             verdict = RIGHT  # a typo may be asked about
         got = json.dumps(intents, default=str) if intents else f"{len(response.clarifications)} questions"
