@@ -40,7 +40,12 @@ UNSUPPORTED_CADENCE = re.compile(
     r"\bhourly\b|\bevery (?:hour|minute)\b|\bweekdays?\b|\bweekends?\b|\bevery other\b|\bbiweekly\b"
     r"|\bfortnightly\b|\btwice\b|\byearly\b|\bannually\b|\bevery year\b|\bevery \d+\s*\w+"
 )
-LABEL = re.compile(r"\b(?:remind(?:er)?|ping|nudge)\b(?:\s+me)?[^|]*?\bto\s+(?P<label>[^|]+)")
+# "remind me to pay rent", "remind me about rent", "ping me to check eth": what follows is the label ("ping
+# me about eth when ..." is an alert, so "about" labels only a reminder).
+LABEL = re.compile(
+    r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
+    r"\s+(?P<label>[^|]+)"
+)
 # The day a plain-English "last day of the month" stores: 31 fires on the last day of every month.
 LAST_DAY_OF_MONTH = 31
 

@@ -73,3 +73,19 @@ def test_more_politeness_phrases_ask_for_nothing() -> None:
     ):
         response = parse(prompt, *WALLETS)
         assert [(i.action, i.amount) for i in response.intents] == [("swap", Decimal(1))], prompt
+
+
+@pytest.mark.parametrize("original", ["remind me about rent", "remind me about my loans"])
+def test_every_option_of_a_reminder_question_compiles_or_asks_onward(original: str) -> None:
+    from engine.agents import Compiled, NeedsClarification, compile_request
+
+    wallets = ["0x" + "ab" * 20]
+    first = compile_request(original, wallets)
+    assert isinstance(first, NeedsClarification) and first.options
+    for option in first.options:
+        reply = compile_request(
+            f"{original}\n\nClarification \u2014 {first.question}: {option.label}", wallets
+        )
+        assert isinstance(reply, Compiled) or (
+            isinstance(reply, NeedsClarification) and reply.question != first.question
+        ), (option.label, reply)
