@@ -1,7 +1,9 @@
 """bench/intent: POST /intent accuracy and speed, each figure beside a baseline measured in the same run.
 
 1. Accuracy over tests/data/intent_corpus.jsonl with the deterministic parser called directly (the engine,
-   no server); baseline: refusing every prompt (the share of rows whose right answer is a refusal).
+   no server); baseline: refusing every prompt (the share of rows whose right answer is a refusal). Then
+   accuracy and silent wrong answers for /intent and /agents on the generated dev and sealed held-out sets
+   (bench/understanding).
 2. Parse latency p50/p99 per corpus prompt (IntentParser.parse); baseline: tokenizing the same prompt.
 3. Time to the first SSE event of POST /intent over HTTP against `intentgate serve` (embedded SQLite, the
    full request path: auth, scope, rate limit, credits), and time to `final`; baseline: a bare Quart-Trio
@@ -220,6 +222,24 @@ def serve_bare_sse(port: int) -> None:
     trio.run(hypercorn.trio.serve, app, config)
 
 
+def understanding_figures() -> None:
+    """Accuracy and silent wrong answers on the generated sets (bench/understanding), for /intent and
+    /agents: the sealed held-out set is the figure; the others are shown for comparison."""
+    from bench.understanding.score import load, score_agents, score_intents
+
+    print("generated sets (python -m bench.understanding for the failure classes)")
+    header = f"  {'set':<16}{'/intent acc':>12}{'silent wrong':>14}{'/agents acc':>13}{'silent wrong':>14}"
+    print(header + f"{'options compiling':>19}")
+    for split in ("dev", "sealed_heldout"):
+        intents = score_intents(load(f"{split}_intent")).summary()
+        tally, (options, compiled) = score_agents(load(f"{split}_agents"))
+        agents = tally.summary()
+        print(
+            f"  {split:<16}{intents['accuracy_pct']:>11.1f}%{intents['silent_wrong']:>14}"
+            f"{agents['accuracy_pct']:>12.1f}%{agents['silent_wrong']:>14}{compiled:>12} of {options:<4}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
@@ -230,6 +250,7 @@ def main() -> None:
         serve_bare_sse(args.bare_sse)
         return
     engine_figures(args.rounds)
+    understanding_figures()
     http_figures(args.requests)
 
 
