@@ -111,6 +111,13 @@ def compile_schedule(request: Request, label_span: Span | None) -> CompileResult
         if day is not None:
             name = day.group("day").capitalize()
             return NeedsClarification.ask(f"Should it remind you every {name}?", [f"Every {name}"])
+        dated = DAY_OF_MONTH.search(source)
+        if dated is not None:
+            # A day of the month names a monthly reminder; "every day" or "every week" would drop it.
+            return NeedsClarification.ask(
+                f"Should it remind you every month on the {dated.group(0).removeprefix('the ')}?",
+                ["Every month"],
+            )
         return NeedsClarification.ask(
             "How often should it remind you?", ["Every day", "Every week", "Every month"]
         )

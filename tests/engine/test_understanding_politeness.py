@@ -89,3 +89,17 @@ def test_every_option_of_a_reminder_question_compiles_or_asks_onward(original: s
         assert isinstance(reply, Compiled) or (
             isinstance(reply, NeedsClarification) and reply.question != first.question
         ), (option.label, reply)
+
+
+def test_a_reminder_on_a_day_of_the_month_offers_only_monthly_and_it_compiles() -> None:
+    from engine.agents import Compiled, NeedsClarification, compile_request
+
+    wallets = ["0x" + "ab" * 20]
+    first = compile_request("remind me on the 15th", wallets)
+    assert isinstance(first, NeedsClarification)
+    assert [option.label for option in first.options] == ["Every month"]
+    reply = compile_request(
+        f"remind me on the 15th\n\nClarification \u2014 {first.question}: Every month", wallets
+    )
+    assert isinstance(reply, Compiled) and reply.agent is not None
+    assert reply.agent.model_dump()["day_of_month"] == 15
