@@ -15,7 +15,9 @@ import simplejson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from storage.schema import agent_wallets, agents, tenants
+from storage.clock import wall_ms
+from storage.schema import agent_wallets, agents, tenants, watch_shards
+from storage.shards import record_deletion, shard_of
 
 # Public status vocabulary of every kind (contract: Agent status).
 ACTIVE = "active"
@@ -128,6 +130,33 @@ def agent_from_row(row: sa.Row[Any]) -> Agent:
     )
 
 
+# A watcher that holds agents in memory stamps their shard, not every agent row, at each pass: an active
+# agent checked at least once since its last update was last checked when its shard was.
+_shard_checked = (
+    sa.select(watch_shards.c.checked_at)
+    .where(watch_shards.c.kind == agents.c.kind, watch_shards.c.shard == agents.c.shard)
+    .scalar_subquery()
+)
+_last_checked = sa.case(
+    (
+        sa.and_(
+            agents.c.status == ACTIVE,
+            agents.c.last_checked_at.is_not(None),
+            agents.c.last_checked_at >= agents.c.updated_at,
+            _shard_checked > agents.c.last_checked_at,
+        ),
+        _shard_checked,
+    ),
+    else_=agents.c.last_checked_at,
+).label("last_checked_at")
+_AGENT_COLUMNS = [column for column in agents.c if column.name != "last_checked_at"] + [_last_checked]
+
+
+def select_agents() -> sa.Select[Any]:
+    """SELECT of whole agents rows, last_checked_at as the API shows it (see _last_checked)."""
+    return sa.select(*_AGENT_COLUMNS)
+
+
 def _lock_tenant(conn: Connection, tenant_id: str) -> None:
     # FOR UPDATE serialises quota checks of one tenant across PostgreSQL replicas; SQLAlchemy leaves it out
     # on SQLite, where BEGIN IMMEDIATE has already taken the single write lock.
@@ -170,6 +199,7 @@ def create_agent(
             fire_headline=new.fire_headline,
             cadence=new.cadence,
             next_check_at=new.next_check_at,
+            shard=shard_of(new.id),
         )
     )
     lowered = sorted({wallet.lower() for wallet in new.wallets})
@@ -182,7 +212,7 @@ def create_agent(
 def get_agent(conn: Connection, tenant_id: str, agent_id: str) -> Agent | None:
     """The tenant's agent with this public id; None when absent or owned by another tenant."""
     row = conn.execute(
-        sa.select(agents).where(agents.c.id == agent_id, agents.c.tenant_id == tenant_id)
+        select_agents().where(agents.c.id == agent_id, agents.c.tenant_id == tenant_id)
     ).first()
     return agent_from_row(row) if row else None
 
@@ -198,7 +228,7 @@ def list_agents(
     narrowed by `filters`; `before` = (created_at, id) keeps only rows strictly after that position."""
     filters = filters or AgentFilter()
     status, kinds, wallet = filters.status, filters.kinds, filters.wallet
-    query = sa.select(agents).where(agents.c.tenant_id == tenant_id)
+    query = select_agents().where(agents.c.tenant_id == tenant_id)
     if status is not None:
         query = query.where(agents.c.status == status)
     if kinds is not None:
@@ -235,10 +265,11 @@ def set_status(
         return current
     if status == ACTIVE:
         _check_quota(conn, tenant_id, active_limit)
+    # Keep the last check as shown (perhaps stamped on the agent's shard) once the agent is no longer held.
     conn.execute(
         sa.update(agents)
         .where(agents.c.id == agent_id, agents.c.tenant_id == tenant_id)
-        .values(status=status, updated_at=now)
+        .values(status=status, updated_at=now, last_checked_at=current.last_checked_at)
     )
     return get_agent(conn, tenant_id, agent_id)
 
@@ -271,8 +302,13 @@ def replace_condition(
 
 
 def delete_agent(conn: Connection, tenant_id: str, agent_id: str) -> bool:
-    """Delete the tenant's agent and its wallet rows; False when there was none (deleting is idempotent)."""
-    owned = sa.select(agents.c.id).where(agents.c.id == agent_id, agents.c.tenant_id == tenant_id)
-    conn.execute(sa.delete(agent_wallets).where(agent_wallets.c.agent_id.in_(owned)))
-    result = conn.execute(sa.delete(agents).where(agents.c.id == agent_id, agents.c.tenant_id == tenant_id))
-    return result.rowcount == 1
+    """Delete the tenant's agent and its wallet rows, leaving a tombstone for the watcher holding it; False
+    when there was none (deleting is idempotent)."""
+    owned = agents.c.id == agent_id, agents.c.tenant_id == tenant_id
+    kind = conn.execute(sa.select(agents.c.kind).where(*owned)).scalar_one_or_none()
+    if kind is None:
+        return False
+    conn.execute(sa.delete(agent_wallets).where(agent_wallets.c.agent_id == agent_id))
+    conn.execute(sa.delete(agents).where(*owned))
+    record_deletion(conn, agent_id, kind, wall_ms())
+    return True

@@ -1,9 +1,9 @@
-"""What the watchers read and write: leasing agents for evaluation, writing a check's outcome (edge state,
-last_checked_at, next_check_at, failure tracking and, on a trigger, the event and its outbox rows) in one
-transaction, and the tenant's event history newest first.
+"""What the watchers read and write: leasing due agents for evaluation, what a check writes (its outcome:
+edge state, last_checked_at, next_check_at, failure tracking and, on a trigger, the event and its outbox
+rows; written in batches by storage.passes), and the tenant's event history newest first.
 
-Leases: an agent is evaluated by the replica whose name is in lease_owner while lease_until (epoch-ms) has
-not passed. On PostgreSQL the candidate rows are taken with `SELECT ... FOR UPDATE SKIP LOCKED`, so two
+Leases of due agents: an agent is evaluated by the replica whose name is in lease_owner while lease_until
+(epoch-ms) has not passed (agents held in memory are leased by shard instead, storage.shards). On PostgreSQL the candidate rows are taken with `SELECT ... FOR UPDATE SKIP LOCKED`, so two
 replicas leasing at once never take the same agent; SQLite has one writer (BEGIN IMMEDIATE) and one process.
 Every write of an outcome is guarded by the lease (and by the agent's updated_at when it was leased), so a
 replica whose lease expired, or an agent paused, patched or deleted meanwhile, writes nothing and fires
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.agents import ACTIVE, Agent, agent_from_row
-from storage.events import Event, event_from_row, record_event
+from storage.events import Event, event_from_row
 from storage.schema import agents, events, metadata
 
 # Longest failure reason kept (the column's size).
@@ -129,54 +129,8 @@ def lease_due(
     return _with_memory(conn, _take(conn, query, owner, now + lease_ms))
 
 
-def claim_kind(conn: Connection, owner: str, kind: str, now: int, lease_ms: int, limit: int) -> list[Leased]:
-    """Lease up to `limit` active agents of `kind` that nobody holds (or whose lease expired), whatever
-    their next_check_at: the price watcher holds its agents for as long as it renews the leases."""
-    query = (
-        sa.select(agents)
-        .where(agents.c.status == ACTIVE, agents.c.kind == kind, _lease_free(now))
-        .order_by(agents.c.id)
-        .limit(limit)
-    )
-    return _with_memory(conn, _take(conn, query, owner, now + lease_ms))
-
-
-def renew_kind(conn: Connection, owner: str, kind: str, now: int, lease_ms: int) -> set[str]:
-    """Extend `owner`'s unexpired leases on active agents of `kind` to now + lease_ms and mark them checked
-    at `now`; returns the ids still held (a paused, deleted or lost agent is not among them)."""
-    held = sa.and_(
-        agents.c.lease_owner == owner,
-        agents.c.kind == kind,
-        agents.c.status == ACTIVE,
-        agents.c.lease_until >= now,
-    )
-    conn.execute(sa.update(agents).where(held).values(lease_until=now + lease_ms, last_checked_at=now))
-    return set(conn.execute(sa.select(agents.c.id).where(held)).scalars())
-
-
-def changed_since(conn: Connection, owner: str, kind: str, since: int) -> list[Leased]:
-    """`owner`'s active agents of `kind` updated at or after `since` (resumed or edited while held)."""
-    query = sa.select(agents).where(
-        agents.c.lease_owner == owner,
-        agents.c.kind == kind,
-        agents.c.status == ACTIVE,
-        agents.c.updated_at >= since,
-    )
-    return _with_memory(conn, [agent_from_row(row) for row in conn.execute(query)])
-
-
-def release(conn: Connection, owner: str, ids: Collection[str]) -> None:
-    """Give up `owner`'s leases on `ids` (a replica shutting down hands its agents over at once)."""
-    listed = sorted(ids)
-    for start in range(0, len(listed), 1000):
-        conn.execute(
-            sa.update(agents)
-            .where(agents.c.id.in_(listed[start : start + 1000]), agents.c.lease_owner == owner)
-            .values(lease_owner=None, lease_until=None)
-        )
-
-
-def _save_memory(conn: Connection, outcome: Outcome) -> None:
+def save_memory(conn: Connection, outcome: Outcome) -> None:
+    """Store the outcome's check memory (failures, degraded, last error, samples) of its agent."""
     memory = outcome.memory
     values: dict[str, Any] = {
         "failures": memory.failures,
@@ -194,35 +148,6 @@ def _save_memory(conn: Connection, outcome: Outcome) -> None:
         if memory.degraded:
             values["degraded_at"] = outcome.checked_at
         conn.execute(sa.insert(agent_checks).values(agent_id=outcome.agent_id, **values))
-
-
-def write_outcomes(conn: Connection, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
-    """Write each outcome whose lease `owner` still holds and whose agent is unchanged since it was leased,
-    with its events and their queued deliveries (first attempt at the check's time), all in this
-    transaction; returns the ids written. Others are dropped: their checks never happened."""
-    written = []
-    for outcome in outcomes:
-        values: dict[str, Any] = {"edge_state": outcome.edge_state, "last_checked_at": outcome.checked_at}
-        if outcome.next_check_at is not None:
-            values.update(next_check_at=outcome.next_check_at, lease_owner=None, lease_until=None)
-        result = conn.execute(
-            sa.update(agents)
-            .where(
-                agents.c.id == outcome.agent_id,
-                agents.c.status == ACTIVE,
-                agents.c.lease_owner == owner,
-                agents.c.lease_until >= outcome.checked_at,
-                agents.c.updated_at == outcome.leased_updated_at,
-            )
-            .values(**values)
-        )
-        if result.rowcount != 1:
-            continue
-        _save_memory(conn, outcome)
-        for event in outcome.events:
-            record_event(conn, event, deliver_at=outcome.checked_at)
-        written.append(outcome.agent_id)
-    return written
 
 
 def list_events(

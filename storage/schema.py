@@ -71,6 +71,37 @@ agents = sa.Table(
     sa.Column("lease_owner", sa.String(80), nullable=True),
     sa.Column("lease_until", sa.BigInteger, nullable=True),
     sa.Column("history_reset_at", sa.BigInteger, nullable=True),
+    # storage.shards.shard_of(id): the unit a replica leases (migration 0005).
+    sa.Column("shard", sa.Integer, nullable=False, server_default="0"),
+)
+
+# Leases by shard (migration 0005): who holds each shard of a kind, until when, and when it last checked
+# the shard's agents; the replicas sharing a kind; and tombstones of deleted agents.
+watch_shards = sa.Table(
+    "watch_shards",
+    metadata,
+    sa.Column("kind", sa.String(40), primary_key=True),
+    sa.Column("shard", sa.Integer, primary_key=True),
+    sa.Column("owner", sa.String(80), nullable=True),
+    sa.Column("lease_until", sa.BigInteger, nullable=True),
+    sa.Column("checked_at", sa.BigInteger, nullable=True),
+)
+
+watch_members = sa.Table(
+    "watch_members",
+    metadata,
+    sa.Column("kind", sa.String(40), primary_key=True),
+    sa.Column("owner", sa.String(80), primary_key=True),
+    sa.Column("seen_until", sa.BigInteger, nullable=False),
+)
+
+agent_deletions = sa.Table(
+    "agent_deletions",
+    metadata,
+    sa.Column("agent_id", sa.String(40), primary_key=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("shard", sa.Integer, nullable=False),
+    sa.Column("deleted_at", sa.BigInteger, nullable=False),
 )
 
 agent_wallets = sa.Table(
@@ -80,7 +111,7 @@ agent_wallets = sa.Table(
     sa.Column("wallet_lower", sa.String(64), primary_key=True),
 )
 
-# events and their delivery (issues 7 and 8; migration 0003)
+# events and their delivery (migration 0003)
 events = sa.Table(
     "events",
     metadata,

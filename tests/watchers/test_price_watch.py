@@ -11,6 +11,7 @@ import trio
 from storage import Database, sqlalchemy_url
 from storage import agents as store
 from storage.evaluation import check_memory
+from storage.shards import release_shards
 from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import MINUTE_MS, WALLET, Market, Wall, create, price_agent, stored_events, tenant
 from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
@@ -110,9 +111,7 @@ async def test_restart_neither_refires_nor_loses_a_crossing(database: Database) 
         await tick(first, market, wall, "3100")  # fires
         await tick(first, market, wall, "2800")  # re-armed, persisted
     # The process stops (its leases handed over) and a new one starts while the price crosses again.
-    from storage.evaluation import release
-
-    database.transaction(release, "replica-a", {agent.id})
+    database.transaction(release_shards, "price", "replica-a")
     async with market.client() as http:
         second = watcher(database, market, http, wall, owner="replica-b")
         await tick(second, market, wall, "3200")  # the crossing during the restart fires once

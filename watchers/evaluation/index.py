@@ -16,14 +16,15 @@ reading is "met" (contract Events rule 5: "at or above").
 Speed: each side remembers where its met levels end for the last price (the "cut"). A tick searches for
 the new cut from the old one outwards (windows of 1, 2, 4, ... levels, then bisect inside the last), so
 it reads only the levels next to the cut, about 2 log2(k) + 1 of them when k agents crossed, and costs
-two list slices; no Python work is done per agent except for the agents the move crossed. apply_many() takes a whole tick of prices in one call. A cut is recomputed (one
-more search) after an agent is added or removed on that side.
+two list slices; no Python work is done per agent except for the agents the move crossed. apply_many()
+takes a whole tick of prices in one call. A cut is recomputed (one more search) after an agent is added or
+removed on that side.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal, NamedTuple
@@ -141,6 +142,10 @@ def _cut_down(levels: list[Decimal], cut: int, price: Decimal, find: Find) -> in
         hi, span = lo, span * 2
 
 
+def _level(pair: tuple[Decimal, str]) -> Decimal:
+    return pair[0]
+
+
 class ThresholdIndex:
     """Trigger levels of price agents by asset (coingecko id), and the last price each asset was read at."""
 
@@ -157,6 +162,11 @@ class ThresholdIndex:
     def assets(self) -> list[str]:
         """The assets with at least one agent."""
         return [asset for asset, entry in self._assets.items() if entry.above.ids or entry.below.ids]
+
+    def ids_of(self, asset: str) -> list[str]:
+        """The agents held on `asset`."""
+        entry = self._assets.get(asset)
+        return [] if entry is None else entry.above.ids + entry.below.ids
 
     def ids(self) -> set[str]:
         return set(self._where)
@@ -184,6 +194,28 @@ class ThresholdIndex:
             entry.below.add(level, agent_id)
             entry.below_cut = None
         self._where[agent_id] = (asset, direction, level)
+
+    def add_many(self, entries: Iterable[tuple[str, str, Direction, Decimal]]) -> None:
+        """add() for many (agent_id, asset, direction, level) at once: each side touched is sorted once,
+        not shifted once per agent (loading a shard of thousands of agents)."""
+        grouped: dict[tuple[str, Direction], list[tuple[Decimal, str]]] = {}
+        where = self._where
+        for agent_id, asset, direction, level in entries:
+            if agent_id in where:
+                self.remove(agent_id)
+            grouped.setdefault((asset, direction), []).append((level, agent_id))
+            where[agent_id] = (asset, direction, level)
+        for (asset, direction), added in grouped.items():
+            entry = self._assets.setdefault(asset, _Asset())
+            side = entry.above if direction == "above" else entry.below
+            # Stable: an added level equal to a held one goes after it, as add() puts it.
+            merged = sorted([*zip(side.levels, side.ids, strict=True), *added], key=_level)
+            side.levels = [level for level, _ in merged]
+            side.ids = [agent_id for _, agent_id in merged]
+            if direction == "above":
+                entry.above_cut = None
+            else:
+                entry.below_cut = None
 
     def remove(self, agent_id: str) -> None:
         """Stop holding `agent_id` (no-op when absent)."""

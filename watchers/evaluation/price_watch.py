@@ -1,48 +1,43 @@
-"""The price watcher: price and percent-move agents held by lease in a per-asset threshold index.
+"""The price watcher: price and percent-move agents held in memory by shard, in a per-asset threshold index.
 
-Every pass (about every 5 minutes) it renews its leases (which also advances last_checked_at of every agent
-it holds), claims agents nobody holds, reloads the ones updated since the last pass, reads one price per
-asset, and lets the index name the agents each price move crossed: only those are stepped and written.
-Newly held agents are stepped one by one from their persisted edge state first (the restart rule of
-watchers.evaluation.checks), then join the index. An asset whose price cannot be read counts a failed check
-for all its agents; at the N-th failure in a row each of them emits agent.degraded once.
+Every pass (about every 5 minutes) it renews its shard leases (a few hundred rows, which also stamps its
+agents checked), reads what changed since the last pass (created, paused, resumed, deleted agents), reads
+one price per asset, and lets the index name the agents each price move crossed: only those are stepped,
+and their states, events and deliveries are written in one transaction. Agents of newly gained shards are
+loaded in steps after the pass, each stepped once from its persisted edge state (the restart rule of
+watchers.evaluation.checks); only those whose state changed are written. An asset whose price cannot be
+read counts a failed check for all its agents; at the N-th failure in a row each of them emits
+agent.degraded once.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 
 import trio
 
-from engine.agents import EdgeState, LevelRule, PercentMoveRule, PriceAgentCreate, step
+from engine.agents import EdgeState, Fired, LevelRule, PercentMoveRule, step
 from storage import Database, StorageError
-from storage.evaluation import (
-    CheckMemory,
-    Leased,
-    Outcome,
-    changed_since,
-    claim_kind,
-    release,
-    renew_kind,
-    write_outcomes,
-)
-from storage.events import Event
-from watchers.evaluation.checks import CheckSettings, previous_state
-from watchers.evaluation.index import ThresholdIndex
+from storage.agents import ACTIVE
+from storage.evaluation import CheckMemory, Outcome
+from storage.events import Event, new_event_id
+from storage.passes import HeldRow, agents_by_id, changed_since, load_shards, write_held
+from storage.shards import deleted_since, release_shards, shard_of, sync_shards
+from watchers.evaluation.checks import CheckSettings
+from watchers.evaluation.held import HeldPrices, Previous, previous_of
+from watchers.evaluation.index import Direction, Move, ThresholdIndex
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import EventsRecorded, LeaseSettings, recorded_events
 from watchers.evaluation.spec import (
     DEGRADED,
     TRIGGERED,
-    AgentSpec,
     UnreadableAgent,
     degraded_trigger,
     event_for,
-    fired_trigger,
+    price_trigger,
     spec_of,
 )
 
@@ -50,13 +45,17 @@ log = logging.getLogger("intentgate.watchers.prices")
 
 PRICE_KIND = "price"
 _HUNDRED = Decimal(100)
+# Changes are read from this long before the last pass: a change committed late (its transaction began
+# before the last pass read, or another replica's clock runs behind) is still seen.
+CHANGE_MARGIN_MS = 60_000
+# Shards loaded per step when shards are gained (a restart loads all of them): bounds the rows in flight.
+LOAD_SHARDS_PER_STEP = 16
 
 
-@dataclass
-class _Held:
-    spec: AgentSpec
-    asset: str
-    reference: Decimal | None  # percent-move agents: the reference price
+def level_state_json(price: Decimal, met: bool) -> str:
+    """EdgeState(baseline_set=True, last_value=price, last_met=met).to_json() of a level rule, written
+    directly: a pass writes one per crossed agent."""
+    return f'{{"baseline_set":true,"last_value":"{price}","last_met":{"true" if met else "false"},"reference":null}}'
 
 
 def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) -> Decimal:
@@ -69,7 +68,7 @@ def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) 
 
 
 class PriceWatcher:
-    """Long-lived task holding this replica's price agents in a ThresholdIndex."""
+    """Long-lived task holding this replica's share of the price agents in a ThresholdIndex."""
 
     def __init__(
         self,
@@ -84,12 +83,15 @@ class PriceWatcher:
         self.on_recorded = on_recorded
         self.checks = checks or CheckSettings()
         self.index = ThresholdIndex()
-        self.held: dict[str, _Held] = {}
-        self.pending: dict[str, Leased] = {}
+        self.held = HeldPrices()
+        self.shards: frozenset[int] = frozenset()
+        self.surplus: frozenset[int] = frozenset()
+        # Held agents not yet stepped against a price (just loaded, or their asset has none yet), by asset.
+        self.waiting: dict[str, dict[int, Previous]] = defaultdict(dict)
+        # Slots whose stored check memory is not clear (failures, degraded), by asset; and the degraded.
+        self.marked: dict[str, set[int]] = defaultdict(set)
+        self.degraded: set[int] = set()
         self.failures: dict[str, int] = defaultdict(int)
-        # Held agents by asset, and those that emitted agent.degraded: a pass touches only what it must.
-        self.by_asset: dict[str, set[str]] = defaultdict(set)
-        self.degraded: dict[str, set[str]] = defaultdict(set)
         self.synced_at = 0
         self.passes = 0
 
@@ -99,181 +101,272 @@ class PriceWatcher:
             while True:
                 try:
                     await self.run_once()
+                    # Between passes, so that the next pass's commit does not copy this one's pages.
+                    await self.db.checkpoint()
                 except StorageError as exc:
                     log.warning("price checks skipped: storage unavailable", extra={"error": str(exc)})
                 await trio.sleep(self.checks.market_interval_s)
         finally:
-            # Hand the agents over at once rather than after the lease runs out.
+            # Hand the shards over at once rather than after the lease runs out.
             with trio.CancelScope(shield=True), trio.move_on_after(5):
-                ids = set(self.held) | set(self.pending)
-                if ids:
-                    await self.db.run(release, self.leases.owner, ids)
+                await self.db.run(release_shards, PRICE_KIND, self.leases.owner)
 
     def _drop(self, agent_id: str) -> None:
-        held = self.held.pop(agent_id, None)
-        if held is not None:
-            self.by_asset[held.asset].discard(agent_id)
-            self.degraded[held.asset].discard(agent_id)
-        self.pending.pop(agent_id, None)
+        slot = self.held.slot_of.get(agent_id)
+        if slot is None:
+            return
+        asset = self.held.asset_of(slot)
         self.index.remove(agent_id)
+        self.held.drop(agent_id)
+        self.waiting.get(asset, {}).pop(slot, None)
+        self.marked.get(asset, set()).discard(slot)
+        self.degraded.discard(slot)
 
-    async def _sync(self, now: int) -> None:
-        owner, lease_ms = self.leases.owner, int(self.leases.lease_s * 1000)
-        # Read the changed agents before renewing: renewing advances last_checked_at, and a resumed agent
-        # must still look updated after its last check (it takes a new baseline).
-        changed = await self.db.run(changed_since, owner, PRICE_KIND, self.synced_at)
-        still = await self.db.run(renew_kind, owner, PRICE_KIND, now, lease_ms)
-        for agent_id in (set(self.held) | set(self.pending)) - still:
-            self._drop(agent_id)
-        for leased in changed:
-            if leased.agent.id in still:
-                self._drop(leased.agent.id)
-                self.pending[leased.agent.id] = leased
-        while True:
-            claimed = await self.db.run(claim_kind, owner, PRICE_KIND, now, lease_ms, self.leases.batch)
-            for leased in claimed:
-                self._drop(leased.agent.id)
-                self.pending[leased.agent.id] = leased
-            if len(claimed) < self.leases.batch:
-                break
+    def _take(self, row: HeldRow) -> None:
+        """Hold the agent of `row`, waiting for its first check."""
+        try:
+            slot = self.held.add(row)
+        except UnreadableAgent as exc:
+            log.error("price agent cannot be evaluated", extra={"agent_id": row.id, "error": str(exc)})
+            return
+        asset = self.held.asset_of(slot)
+        self.waiting[asset][slot] = previous_of(row)
+        if row.failures or row.degraded_at is not None:
+            self.marked[asset].add(slot)
+        if row.degraded_at is not None:
+            self.degraded.add(slot)
+
+    async def _sync(self, now: int) -> frozenset[int]:
+        """Renew and rebalance the shard leases and apply what changed; returns the shards gained."""
+        lease_ms = int(self.leases.lease_s * 1000)
+        leases = await self.db.run(sync_shards, PRICE_KIND, self.leases.owner, now, lease_ms, self.shards)
+        if leases.lost:
+            for slot in self.held.slots_in(set(leases.lost)):
+                self._drop(self.held.ids[slot])
+        self.shards = leases.held
+        self.surplus = leases.surplus
+        if self.synced_at:
+            since = self.synced_at - CHANGE_MARGIN_MS
+            current = leases.held - leases.gained  # the gained shards are loaded whole
+            for row in await self.db.read(changed_since, PRICE_KIND, since):
+                if shard_of(row.id) not in current:
+                    continue
+                held_at = self.held.slot_of.get(row.id)
+                if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
+                    continue
+                self._drop(row.id)
+                if row.status == ACTIVE:
+                    self._take(row)
+            for agent_id in await self.db.read(deleted_since, PRICE_KIND, since):
+                self._drop(agent_id)
         self.synced_at = now
+        return leases.gained
 
     async def run_once(self) -> int:
         """One pass; returns how many outcomes were written."""
-        now = self.wall_ms()
-        await self._sync(now)
-        assets = {h.asset for h in self.held.values()}
-        specs: dict[str, tuple[AgentSpec, Leased]] = {}
-        for agent_id, leased in list(self.pending.items()):
-            try:
-                spec = spec_of(leased.agent)
-            except UnreadableAgent as exc:
-                log.error("price agent cannot be evaluated", extra={"agent_id": agent_id, "error": str(exc)})
-                continue
-            assert isinstance(spec.typed, PriceAgentCreate)
-            specs[agent_id] = (spec, leased)
-            assets.add(spec.typed.coingecko_id)
+        gained = await self._sync(self.wall_ms())
+        assets = set(self.index.assets()) | {asset for asset, slots in self.waiting.items() if slots}
         prices, missing = await self.reader.price_values(assets)
         now = self.wall_ms()
         outcomes: list[Outcome] = []
-        for asset, price in prices.items():
-            outcomes += self._apply(asset, price, now)
-        for spec, leased in specs.values():
-            assert isinstance(spec.typed, PriceAgentCreate)
-            first = prices.get(spec.typed.coingecko_id)
-            if first is not None:
-                outcomes.append(self._first(spec, leased, first, now))
+        stepped: set[str] = set()
+        for move in self.index.apply_many(prices):
+            outcomes += self._crossed(move, now)
+            stepped.update(move.crossing.fired, move.crossing.rearmed)
+        for asset in prices:
+            self.failures.pop(asset, None)
+            outcomes += self._recovered(asset, stepped, now)
+        outcomes += self._first_checks(prices, now)
         for asset, reason in missing.items():
-            outcomes += self._failed(asset, reason, specs, now)
-        written = set(await self.db.run(write_outcomes, self.leases.owner, outcomes))
+            outcomes += await self._failed(asset, reason, now)
+        written = await self._write(outcomes)
+        written += await self._load(gained, prices, missing)
+        await self._hand_over()
+        self.passes += 1
+        return written
+
+    async def _hand_over(self) -> None:
+        """Release the shards beyond this replica's share, now that this pass has checked their agents."""
+        if not self.surplus:
+            return
+        for slot in self.held.slots_in(set(self.surplus)):
+            self._drop(self.held.ids[slot])
+        await self.db.run(release_shards, PRICE_KIND, self.leases.owner, self.surplus)
+        self.shards -= self.surplus
+        self.surplus = frozenset()
+
+    async def _write(self, outcomes: list[Outcome]) -> int:
+        if not outcomes:
+            return 0
+        written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes))
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
         for outcome in outcomes:
             if outcome.agent_id not in written:
-                self._drop(outcome.agent_id)  # lease lost or agent changed: reloaded or claimed next pass
-        self.passes += 1
+                self._drop(outcome.agent_id)  # shard lost or agent changed: reloaded when it is seen again
         return len(written)
 
-    def _state(self, held: _Held, met: bool, price: Decimal) -> EdgeState:
-        return EdgeState(baseline_set=True, last_value=price, last_met=met, reference=held.reference)
+    async def _load(self, gained: Iterable[int], prices: dict[str, Decimal], missing: dict[str, str]) -> int:
+        """Hold the agents of the gained shards, step by step: read, price the assets the pass has not
+        read yet, step each agent once from its stored state, write those whose state changed."""
+        shards = sorted(gained)
+        written = 0
+        for start in range(0, len(shards), LOAD_SHARDS_PER_STEP):
+            for row in await self.db.read(
+                load_shards, PRICE_KIND, shards[start : start + LOAD_SHARDS_PER_STEP]
+            ):
+                self._take(row)
+            unread = {
+                a for a, slots in self.waiting.items() if slots and a not in prices and a not in missing
+            }
+            if unread:
+                found, failed = await self.reader.price_values(unread)
+                self.index.apply_many(found)  # new assets: their first price is their baseline
+                prices.update(found)
+                missing.update(failed)
+            written += await self._write(self._first_checks(prices, self.wall_ms()))
+        return written
 
-    def _outcome(self, held: _Held, state: EdgeState, now: int, events: tuple[Event, ...] = ()) -> Outcome:
-        agent = held.spec.agent
-        memory = CheckMemory(0, False)
-        return Outcome(agent.id, agent.updated_at, now, state.to_json(), memory, events=events)
+    def _event(self, slot: int, fired: Fired | None, now: int) -> Event | None:
+        if fired is None:
+            return None
+        held = self.held
+        trigger = price_trigger(
+            held.name(held.symbol[slot]),
+            held.threshold[slot] if slot not in held.percent else held.percent[slot].pct,
+            held.name(held.wallet[slot]),
+            fired,
+            percent=slot in held.percent,
+        )
+        clean = {key: value for key, value in trigger.items() if value is not None}
+        tenant = held.name(held.tenant[slot])
+        return Event(new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, clean, now)
 
-    def _apply(self, asset: str, price: Decimal, now: int) -> list[Outcome]:
-        last = self.index.last_price(asset)
-        crossing = self.index.apply(asset, price)
-        self.failures.pop(asset, None)
-        outcomes = []
-        for agent_id, was_met in [(i, False) for i in crossing.fired] + [(i, True) for i in crossing.rearmed]:
-            held = self.held[agent_id]
-            rule = held.spec.rule
-            assert isinstance(rule, LevelRule | PercentMoveRule) and last is not None
-            new_state, fired = step(rule, self._state(held, was_met, last), price)
-            events: tuple[Event, ...] = ()
-            if fired is not None:
-                trigger = fired_trigger(held.spec, fired)
-                events = (event_for(held.spec.agent, TRIGGERED, trigger, now),)
-                if isinstance(rule, PercentMoveRule):
-                    # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
-                    held.reference = new_state.reference
-                    self.index.add(agent_id, asset, rule.direction, trigger_level(rule, held.reference))
-            outcomes.append(self._outcome(held, new_state, now, events))
-        stepped = set(crossing.fired) | set(crossing.rearmed)
-        # Recovered: clear the failure memory of degraded agents, so a later outage degrades them again.
-        for agent_id in self.degraded.pop(asset, set()) - stepped:
-            held = self.held[agent_id]
-            outcomes.append(self._outcome(held, self._state(held, _met(held, price), price), now))
-        return outcomes
-
-    def _first(self, spec: AgentSpec, leased: Leased, price: Decimal, now: int) -> Outcome:
-        """Step a newly held agent from its persisted state, then hold it in the index."""
-        rule = spec.rule
-        assert isinstance(rule, LevelRule | PercentMoveRule) and isinstance(spec.typed, PriceAgentCreate)
-        state = previous_state(spec.agent)
-        new_state, fired = step(rule, state, price)
-        events: tuple[Event, ...] = ()
-        if fired is not None:
-            events = (event_for(spec.agent, TRIGGERED, fired_trigger(spec, fired), now),)
-        asset = spec.typed.coingecko_id
-        held = _Held(spec, asset, new_state.reference)
-        self.pending.pop(spec.agent.id, None)
-        self.held[spec.agent.id] = held
-        self.by_asset[asset].add(spec.agent.id)
-        self.index.add(spec.agent.id, asset, rule.direction, trigger_level(rule, held.reference))
-        return Outcome(
-            spec.agent.id, spec.agent.updated_at, now, new_state.to_json(), CheckMemory(), events=events
+    def _rule(self, slot: int) -> LevelRule | PercentMoveRule:
+        held = self.held
+        direction: Direction = held.direction(slot)
+        percent = held.percent.get(slot)
+        if percent is None:
+            return LevelRule.model_construct(direction=direction, threshold=held.threshold[slot])
+        return PercentMoveRule.model_construct(
+            direction=direction, pct=percent.pct, base_price=percent.base_price
         )
 
-    def _failed(
-        self, asset: str, reason: str, specs: dict[str, tuple[AgentSpec, Leased]], now: int
-    ) -> list[Outcome]:
+    def _outcome(self, slot: int, now: int, state: str | None, event: Event | None) -> Outcome:
+        """The outcome of a check of the held agent: its new edge state (JSON; None leaves the stored one)
+        and memory cleared."""
+        held = self.held
+        events = () if event is None else (event,)
+        return Outcome(held.ids[slot], held.updated_at[slot], now, state, CheckMemory(), events=events)
+
+    def _crossed(self, move: Move, now: int) -> list[Outcome]:
+        held, outcomes = self.held, []
+        crossed = [(i, False) for i in move.crossing.fired] + [(i, True) for i in move.crossing.rearmed]
+        for agent_id, was_met in crossed:
+            slot = held.slot_of[agent_id]
+            percent = held.percent.get(slot)
+            if percent is None:
+                # A level rule stepped past its level: what engine.agents.step answers for a baseline
+                # whose met-state the index knows, without building its models (tests hold the two equal).
+                fired = None
+                if not was_met:
+                    direction, threshold = held.direction(slot), held.threshold[slot]
+                    fired = Fired.model_construct(
+                        direction=direction,
+                        threshold=threshold,
+                        value_at_trigger=move.price,
+                        previous_value=move.last,
+                        change_pct=None,
+                        reference=None,
+                    )
+                text = level_state_json(move.price, not was_met)
+                outcomes.append(self._outcome(slot, now, text, self._event(slot, fired, now)))
+            else:
+                state = EdgeState.model_construct(
+                    baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
+                )
+                new_state, fired = step(self._rule(slot), state, move.price)
+                event = self._event(slot, fired, now)
+                if event is not None:
+                    # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
+                    percent.reference = new_state.reference
+                    self.index.add(agent_id, move.asset, held.direction(slot), held.level(slot))
+                outcomes.append(self._outcome(slot, now, new_state.to_json(), event))
+            self.marked.get(move.asset, set()).discard(slot)
+            self.degraded.discard(slot)
+        return outcomes
+
+    def _recovered(self, asset: str, stepped: set[str], now: int) -> list[Outcome]:
+        """Clear the failure memory of the asset's agents now that its price was read, so a later outage
+        degrades them again."""
+        outcomes = []
+        for slot in self.marked.pop(asset, set()):
+            self.degraded.discard(slot)
+            if slot in self.waiting.get(asset, {}):
+                self.marked[asset].add(slot)  # its first check clears it
+            elif self.held.ids[slot] not in stepped:
+                outcomes.append(self._outcome(slot, now, None, None))
+        return outcomes
+
+    def _first_checks(self, prices: dict[str, Decimal], now: int) -> list[Outcome]:
+        """Step every waiting agent whose asset has a price from its persisted state, and index it; an
+        agent whose state is unchanged (the common case after a restart) is not written."""
+        held, outcomes = self.held, []
+        for asset in [a for a, slots in self.waiting.items() if slots and a in prices]:
+            price = prices[asset]
+            marked = self.marked.get(asset, set())
+            entries = []
+            for slot, previous in self.waiting.pop(asset).items():
+                percent = held.percent.get(slot)
+                threshold = held.threshold[slot]
+                if percent is None and previous.baseline_set:
+                    met = price >= threshold if held.above[slot] else price <= threshold
+                    if met == previous.last_met and slot not in marked:
+                        entries.append((held.ids[slot], asset, held.direction(slot), threshold))
+                        continue
+                result = step(self._rule(slot), previous.state(), price)
+                state = result[0]
+                if percent is not None:
+                    if state.reference is None:  # no positive price to take a reference from yet
+                        self.waiting[asset][slot] = previous
+                        continue
+                    percent.reference = state.reference
+                unchanged = previous.baseline_set and previous.state() == state
+                if not unchanged or slot in marked:
+                    event = self._event(slot, result[1], now)
+                    text = None if unchanged else state.to_json()
+                    outcomes.append(self._outcome(slot, now, text, event))
+                marked.discard(slot)
+                self.degraded.discard(slot)
+                entries.append((held.ids[slot], asset, held.direction(slot), held.level(slot)))
+            self.index.add_many(entries)
+        return outcomes
+
+    async def _failed(self, asset: str, reason: str, now: int) -> list[Outcome]:
         self.failures[asset] += 1
         count = self.failures[asset]
         if count < self.checks.degraded_after:
             return []
+        held = self.held
+        ids = self.index.ids_of(asset) + [held.ids[slot] for slot in self.waiting.get(asset, {})]
+        todo = [agent_id for agent_id in ids if held.slot_of[agent_id] not in self.degraded]
+        if not todo:
+            return []
         outcomes = []
-        price = self.index.last_price(asset)
-        for agent_id in self.by_asset.get(asset, set()) - self.degraded[asset]:
-            held = self.held[agent_id]
-            self.degraded[asset].add(agent_id)
-            event = event_for(held.spec.agent, DEGRADED, degraded_trigger(held.spec, reason, count), now)
-            state = self._state(held, _met(held, price), price) if price is not None else None
-            agent = held.spec.agent
-            memory = CheckMemory(count, True)
-            text = state.to_json() if state else agent.edge_state
-            outcomes.append(Outcome(agent.id, agent.updated_at, now, text, memory, reason, events=(event,)))
-        for agent_id, (spec, leased) in specs.items():
-            if (
-                spec.typed is None
-                or getattr(spec.typed, "coingecko_id", None) != asset
-                or leased.memory.degraded
-            ):
+        # Rare (an outage): the event names the agent as rendered, so whole agents are read for it.
+        for agent in await self.db.read(agents_by_id, todo):
+            slot = held.slot_of.get(agent.id)
+            if slot is None:
                 continue
-            event = event_for(spec.agent, DEGRADED, degraded_trigger(spec, reason, count), now)
+            try:
+                spec = spec_of(agent)
+            except UnreadableAgent:
+                continue
+            event = event_for(agent, DEGRADED, degraded_trigger(spec, reason, count), now)
             memory = CheckMemory(count, True)
             outcomes.append(
-                Outcome(
-                    agent_id,
-                    spec.agent.updated_at,
-                    now,
-                    spec.agent.edge_state,
-                    memory,
-                    reason,
-                    events=(event,),
-                )
+                Outcome(agent.id, held.updated_at[slot], now, None, memory, reason, events=(event,))
             )
-            # Once degraded it stays pending, and is not degraded again until a price is read.
-            self.pending[agent_id] = Leased(leased.agent, memory)
+            self.degraded.add(slot)
+            self.marked[asset].add(slot)
         return outcomes
-
-
-def _met(held: _Held, price: Decimal | None) -> bool:
-    rule = held.spec.rule
-    assert isinstance(rule, LevelRule | PercentMoveRule)
-    if price is None:
-        return False
-    level = trigger_level(rule, held.reference)
-    return price >= level if rule.direction == "above" else price <= level

@@ -11,8 +11,9 @@ from functools import partial
 import trio
 
 from storage import Database, StorageError
-from storage.evaluation import Leased, Outcome, lease_due, write_outcomes
+from storage.evaluation import Leased, Outcome, lease_due
 from storage.events import Event
+from storage.passes import write_leased
 from watchers.evaluation.checks import CheckSettings, check, inputs_of
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.spec import UnreadableAgent, spec_of
@@ -87,7 +88,7 @@ class AgentScheduler:
             if not leased:
                 break
             outcomes = await self._check(leased)
-            done = await self.db.run(write_outcomes, self.leases.owner, outcomes)
+            done = await self.db.run(write_leased, self.leases.owner, outcomes)
             written += len(done)
             if self.on_recorded is not None:
                 self.on_recorded(recorded_events(outcomes, set(done)))

@@ -110,15 +110,8 @@ def fired_trigger(
         return _base(spec, label)
     value = fired.value_at_trigger
     if isinstance(typed, PriceAgentCreate):
-        if isinstance(spec.rule, PercentMoveRule):
-            moved = "up" if fired.direction == "above" else "down"
-            headline = (
-                f"{typed.asset_symbol} moved {moved} {display(abs(fired.change_pct or Decimal(0)))}% "
-                f"from ${display(fired.reference or value)} to ${display(value)}"
-            )
-            return {**_base(spec, headline), "price_at_trigger": value, "change_pct": fired.change_pct}
-        headline = f"{typed.asset_symbol} is {fired.direction} ${display(fired.threshold)}: ${display(value)}"
-        return {**_base(spec, headline), "price_at_trigger": value}
+        percent = isinstance(spec.rule, PercentMoveRule)
+        return price_trigger(typed.asset_symbol, typed.threshold, spec.wallet, fired, percent=percent)
     if isinstance(typed, YieldAgentCreate):
         return {**_base(spec, f"{agent.rendered}: now {display(value)}%"), "value_at_trigger": value}
     if isinstance(typed, HealthAgentCreate):
@@ -129,6 +122,26 @@ def fired_trigger(
         return {**_base(spec, headline), "value_at_trigger": value, "change_pct": change_pct}
     headline = agent.fire_headline or agent.rendered
     return {**_base(spec, headline), "value_at_trigger": value}
+
+
+def price_trigger(
+    symbol: str, threshold: Decimal, wallet: str, fired: Fired, *, percent: bool
+) -> dict[str, Any]:
+    """The trigger object of a price agent's agent.triggered event, from the few fields the price watcher
+    holds of it (fired_trigger for a price agent)."""
+    value = fired.value_at_trigger
+    if percent:
+        moved = "up" if fired.direction == "above" else "down"
+        headline = (
+            f"{symbol} moved {moved} {display(abs(fired.change_pct or Decimal(0)))}% "
+            f"from ${display(fired.reference or value)} to ${display(value)}"
+        )
+        extra: dict[str, Any] = {"price_at_trigger": value, "change_pct": fired.change_pct}
+    else:
+        headline = f"{symbol} is {fired.direction} ${display(fired.threshold)}: ${display(value)}"
+        extra = {"price_at_trigger": value}
+    common = {"headline": headline, "kind": "price", "condition": fired.direction, "threshold": threshold}
+    return {**common, "wallet": wallet, **extra}
 
 
 def degraded_trigger(spec: AgentSpec, reason: str, failures: int) -> dict[str, Any]:

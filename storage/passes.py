@@ -1,0 +1,231 @@
+"""A watcher's pass in few statements: loading the agents of whole shards, reading what changed since the
+last pass, and writing every outcome of a pass (edge states, check memory, events and their outbox rows)
+in one transaction with one statement per table rather than per agent.
+
+Every write stays guarded as storage.evaluation describes: an outcome is written only while its writer
+holds the agent (its shard, or its row lease) and the agent is unchanged since it was read; the others are
+dropped, their checks never happened. Times are epoch-ms."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import simplejson
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from ulid import ULID
+
+from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
+from storage.evaluation import CheckMemory, Outcome, agent_checks, save_memory
+from storage.events import ENDPOINT_ACTIVE, QUEUED, Event
+from storage.schema import agents, webhook_endpoints
+from storage.shards import held_shards, shard_of
+
+# Bound on the ids of one IN list.
+CHUNK = 1000
+
+
+class HeldRow(NamedTuple):
+    """What a watcher holding an agent in memory reads of it: the raw columns, JSON left undecoded."""
+
+    id: str
+    tenant_id: str
+    status: str
+    updated_at: int
+    last_checked_at: int | None
+    wallets: str
+    typed_fields: str
+    edge_state: str | None
+    failures: int | None
+    degraded_at: int | None
+
+
+_HELD_COLUMNS = (
+    agents.c.id,
+    agents.c.tenant_id,
+    agents.c.status,
+    agents.c.updated_at,
+    agents.c.last_checked_at,
+    agents.c.wallets,
+    agents.c.typed_fields,
+    agents.c.edge_state,
+    agent_checks.c.failures,
+    agent_checks.c.degraded_at,
+)
+
+
+def _held_select() -> sa.Select[Any]:
+    joined = agents.outerjoin(agent_checks, agent_checks.c.agent_id == agents.c.id)
+    return sa.select(*_HELD_COLUMNS).select_from(joined)
+
+
+def load_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list[HeldRow]:
+    """The active agents of `kind` in `shards`."""
+    query = _held_select().where(
+        agents.c.kind == kind, agents.c.shard.in_(sorted(shards)), agents.c.status == ACTIVE
+    )
+    return [HeldRow(*row) for row in conn.execute(query)]
+
+
+def changed_since(conn: Connection, kind: str, since: int) -> list[HeldRow]:
+    """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
+    query = _held_select().where(agents.c.kind == kind, agents.c.updated_at >= since)
+    return [HeldRow(*row) for row in conn.execute(query)]
+
+
+def agents_by_id(conn: Connection, ids: Sequence[str]) -> list[Agent]:
+    """The whole stored agents with these ids (those that still exist)."""
+    found = []
+    for start in range(0, len(ids), CHUNK):
+        query = select_agents().where(agents.c.id.in_(ids[start : start + CHUNK]))
+        found += [agent_from_row(row) for row in conn.execute(query)]
+    return found
+
+
+def _unchanged(conn: Connection, outcomes: Sequence[Outcome], guard: Callable[[Any], bool]) -> list[Outcome]:
+    """The outcomes whose agent is active, still as it was read, and passes `guard`; their rows are locked
+    until the transaction ends (PostgreSQL), so a pause cannot slip in before the write. The rows are
+    looked up by primary key alone and filtered here: with more conditions in the query SQLite may pick
+    an index on kind or status and walk every agent of the kind."""
+    current: dict[str, int] = {}
+    ids = [outcome.agent_id for outcome in outcomes]
+    for start in range(0, len(ids), CHUNK):
+        query = (
+            sa.select(*_GUARD_COLUMNS).where(agents.c.id.in_(ids[start : start + CHUNK])).with_for_update()
+        )
+        for row in conn.execute(query):
+            if row.status == ACTIVE and guard(row):
+                current[row.id] = row.updated_at
+    return [outcome for outcome in outcomes if current.get(outcome.agent_id) == outcome.leased_updated_at]
+
+
+_GUARD_COLUMNS = (
+    agents.c.id,
+    agents.c.status,
+    agents.c.updated_at,
+    agents.c.kind,
+    agents.c.lease_owner,
+    agents.c.lease_until,
+)
+
+
+def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """executemany straight to the driver (`sql` with ? placeholders): for a pass's thousands of rows
+    SQLAlchemy's handling of each parameter set costs about as much as the database's own work."""
+    if rows:
+        conn.exec_driver_sql(sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), rows)
+
+
+_SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"
+_SET_CHECKED = (
+    "UPDATE agents SET edge_state = ?, last_checked_at = ?, next_check_at = ?, lease_owner = NULL,"
+    " lease_until = NULL WHERE id = ?"
+)
+_INSERT_EVENTS = (
+    'INSERT INTO events (id, tenant_id, agent_id, agent_kind, "type", "trigger", created_at)'
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_DELIVERIES = (
+    "INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, state, attempts, next_attempt_at,"
+    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
+    held = [o for o in outcomes if o.next_check_at is None and o.edge_state is not None]
+    _many(conn, _SET_EDGE, [(o.edge_state, o.checked_at, o.agent_id) for o in held])
+    due = [o for o in outcomes if o.next_check_at is not None]
+    _many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
+    _write_memories(conn, outcomes)
+    record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
+
+
+def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
+    # Nearly every check succeeds: one statement clears whatever memory those agents had (no row means
+    # all zero); the failed ones and those with samples are saved one by one.
+    clear = [o.agent_id for o in outcomes if o.memory == CheckMemory() and o.last_error is None]
+    for start in range(0, len(clear), CHUNK):
+        conn.execute(
+            sa.update(agent_checks)
+            .where(
+                agent_checks.c.agent_id.in_(clear[start : start + CHUNK]),
+                sa.or_(
+                    agent_checks.c.failures != 0,
+                    agent_checks.c.degraded_at.is_not(None),
+                    agent_checks.c.last_error.is_not(None),
+                    agent_checks.c.samples.is_not(None),
+                ),
+            )
+            .values(failures=0, degraded_at=None, last_error=None, samples=None)
+        )
+    for outcome in outcomes:
+        if outcome.memory != CheckMemory() or outcome.last_error is not None:
+            save_memory(conn, outcome)
+
+
+def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> int:
+    """Insert the events and queue each for every active endpoint of its tenant, first attempt at the time
+    paired with it (epoch-ms): storage.events.record_event for many events in three statements. Returns
+    how many deliveries were queued."""
+    if not recorded:
+        return 0
+    _many(
+        conn,
+        _INSERT_EVENTS,
+        [
+            (
+                e.id,
+                e.tenant_id,
+                e.agent_id,
+                e.agent_kind,
+                e.type,
+                simplejson.dumps(e.trigger, use_decimal=True),
+                e.created_at,
+            )
+            for e, _ in recorded
+        ],
+    )
+    tenants = sorted({e.tenant_id for e, _ in recorded})
+    endpoints: dict[str, list[str]] = defaultdict(list)
+    for start in range(0, len(tenants), CHUNK):
+        query = sa.select(webhook_endpoints.c.tenant_id, webhook_endpoints.c.id).where(
+            webhook_endpoints.c.tenant_id.in_(tenants[start : start + CHUNK]),
+            webhook_endpoints.c.status == ENDPOINT_ACTIVE,
+        )
+        for tenant_id, endpoint_id in conn.execute(query):
+            endpoints[tenant_id].append(endpoint_id)
+    rows = [
+        (f"dlv_{ULID()}", e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
+        for e, deliver_at in recorded
+        for endpoint_id in endpoints.get(e.tenant_id, ())
+    ]
+    _many(conn, _INSERT_DELIVERIES, rows)
+    return len(rows)
+
+
+def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
+    """Write the outcomes of agents `owner` holds by shard of `kind` (edge_state None leaves the stored
+    state as it is; next_check_at must be None); returns the ids written."""
+    if not outcomes:
+        return []
+    at = max(outcome.checked_at for outcome in outcomes)
+    held = held_shards(conn, kind, owner, at, {shard_of(o.agent_id) for o in outcomes})
+    mine = [o for o in outcomes if shard_of(o.agent_id) in held]
+    written = _unchanged(conn, mine, lambda row: bool(row.kind == kind))
+    _write(conn, written)
+    return [outcome.agent_id for outcome in written]
+
+
+def write_leased(conn: Connection, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
+    """Write the outcomes of agents `owner` leased row by row (storage.evaluation.lease_due) whose lease
+    still holds at the check's time; returns the ids written."""
+    if not outcomes:
+        return []
+    at = max(outcome.checked_at for outcome in outcomes)
+    written = _unchanged(
+        conn, outcomes, lambda row: row.lease_owner == owner and (row.lease_until or 0) >= at
+    )
+    _write(conn, written)
+    return [outcome.agent_id for outcome in written]

@@ -1,0 +1,209 @@
+"""The price agents a replica holds, column by column: slot i of every array is one agent.
+
+A million held agents must fit in a small part of the memory target, and a pass must not walk them, so no
+object is built per agent: the id string, its level Decimal (shared with the threshold index) and a few
+machine integers in arrays are all an agent costs. Strings that repeat (tenants, wallets, symbols,
+assets) are stored once and referred to by number. Only the rare percent-move agents keep a small record.
+Reading a stored row skips pydantic: the typed fields were validated when the agent was created, and a
+row whose fields no longer read is reported, not held.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, NamedTuple
+
+from engine.agents import EdgeState
+from storage.passes import HeldRow
+from storage.shards import shard_of
+from watchers.evaluation.index import Direction
+from watchers.evaluation.spec import UnreadableAgent
+
+_HUNDRED = Decimal(100)
+
+
+class Previous(NamedTuple):
+    """The persisted edge state a newly held agent is first stepped from (checks.previous_state)."""
+
+    baseline_set: bool
+    last_value: Decimal | None
+    last_met: bool
+    reference: Decimal | None
+
+    def state(self) -> EdgeState:
+        return EdgeState.model_construct(
+            baseline_set=self.baseline_set,
+            last_value=self.last_value,
+            last_met=self.last_met,
+            reference=self.reference,
+        )
+
+
+NO_BASELINE = Previous(False, None, False, None)
+
+
+@dataclass(slots=True)
+class Percent:
+    """A percent-move agent's rule and its current reference price (None before its first check)."""
+
+    pct: Decimal
+    base_price: Decimal | None
+    reference: Decimal | None
+
+
+class _Names:
+    """Strings stored once, referred to by number."""
+
+    __slots__ = ("index", "names")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.index: dict[str, int] = {}
+
+    def number(self, name: str) -> int:
+        found = self.index.get(name)
+        if found is None:
+            found = self.index[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+
+def _decimal(value: Any, name: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
+        raise UnreadableAgent(f"{name} is not a number")
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        raise UnreadableAgent(f"{name} is not a number") from None
+
+
+def previous_of(row: HeldRow) -> Previous:
+    """The edge state a check of `row` starts from: none when there is none, it does not read, or the agent
+    was updated (resumed) after its last check."""
+    if row.edge_state is None:
+        return NO_BASELINE
+    if row.last_checked_at is not None and row.updated_at > row.last_checked_at:
+        return NO_BASELINE
+    try:
+        state = json.loads(row.edge_state)
+        last, reference = state.get("last_value"), state.get("reference")
+        return Previous(
+            state.get("baseline_set") is True,
+            None if last is None else _decimal(last, "last_value"),
+            state.get("last_met") is True,
+            None if reference is None else _decimal(reference, "reference"),
+        )
+    except (ValueError, AttributeError):
+        return NO_BASELINE
+
+
+class HeldPrices:
+    """Price agents by slot. `add` reads a stored row into a free slot; `drop` frees it."""
+
+    def __init__(self) -> None:
+        self.slot_of: dict[str, int] = {}
+        self.ids: list[str] = []
+        self.updated_at = array("q")
+        self.shard = array("H")
+        self.tenant = array("I")
+        self.wallet = array("I")
+        self.symbol = array("I")
+        self.asset = array("I")
+        self.above = bytearray()
+        self.threshold: list[Decimal] = []
+        self.percent: dict[int, Percent] = {}
+        self.names = _Names()
+        self._free: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.slot_of)
+
+    def __contains__(self, agent_id: object) -> bool:
+        return agent_id in self.slot_of
+
+    def name(self, number: int) -> str:
+        return self.names.names[number]
+
+    def asset_of(self, slot: int) -> str:
+        return self.names.names[self.asset[slot]]
+
+    def direction(self, slot: int) -> Direction:
+        return "above" if self.above[slot] else "below"
+
+    def add(self, row: HeldRow) -> int:
+        """Hold the agent of `row` (replacing it when held); returns its slot. Raises UnreadableAgent."""
+        try:
+            fields = json.loads(row.typed_fields, parse_float=Decimal)
+            wallets = json.loads(row.wallets)
+            condition = fields["condition"]
+            if condition not in ("above", "below"):
+                raise UnreadableAgent(f"condition {condition!r} is neither above nor below")
+            threshold = _decimal(fields["threshold"], "threshold")
+            asset, symbol, wallet = str(fields["coingecko_id"]), str(fields["asset_symbol"]), str(wallets[0])
+            pct = fields.get("pct_change")
+            base = fields.get("base_price")
+            percent = None
+            if pct is not None:
+                percent = Percent(
+                    _decimal(pct, "pct_change"), None if base is None else _decimal(base, "base_price"), None
+                )
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise UnreadableAgent(f"agent {row.id} cannot be read back: {exc!r}") from None
+        self.drop(row.id)
+        names = self.names
+        values = (
+            row.updated_at,
+            shard_of(row.id),
+            names.number(row.tenant_id),
+            names.number(wallet),
+            names.number(symbol),
+            names.number(asset),
+        )
+        columns = (self.updated_at, self.shard, self.tenant, self.wallet, self.symbol, self.asset)
+        if self._free:
+            slot = self._free.pop()
+            self.ids[slot] = row.id
+            for column, value in zip(columns, values, strict=True):
+                column[slot] = value
+            self.above[slot] = condition == "above"
+            self.threshold[slot] = threshold
+        else:
+            slot = len(self.ids)
+            self.ids.append(row.id)
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+            self.above.append(condition == "above")
+            self.threshold.append(threshold)
+        if percent is not None:
+            self.percent[slot] = percent
+        self.slot_of[row.id] = slot
+        return slot
+
+    def drop(self, agent_id: str) -> int | None:
+        """Stop holding `agent_id`; returns the slot it had (None when it was not held)."""
+        slot = self.slot_of.pop(agent_id, None)
+        if slot is None:
+            return None
+        self.percent.pop(slot, None)
+        self.ids[slot] = ""
+        self.threshold[slot] = _HUNDRED  # any shared constant: the slot's old level is not kept alive
+        self._free.append(slot)
+        return slot
+
+    def slots_in(self, shards: set[int]) -> list[int]:
+        """Slots of the held agents in `shards` (a walk over every slot: only when shards change hands)."""
+        shard = self.shard
+        return [slot for slot in self.slot_of.values() if shard[slot] in shards]
+
+    def level(self, slot: int) -> Decimal:
+        """The price at which the agent's rule becomes met: its threshold, or its reference moved by pct
+        (a percent agent has a reference once it has been checked)."""
+        percent = self.percent.get(slot)
+        if percent is None:
+            return self.threshold[slot]
+        assert percent.reference is not None
+        move = percent.reference * percent.pct / _HUNDRED
+        return percent.reference + move if self.above[slot] else percent.reference - move
