@@ -10,6 +10,12 @@ import sys
 from pathlib import Path
 
 import httpx
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from alembic.script import ScriptDirectory
+
+from storage import Database, sqlalchemy_url
+from storage.database import MIGRATIONS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,11 +55,12 @@ def test_keys_create_json_list_revoke_and_credits_grant(tmp_path: Path) -> None:
         and out["scopes"] == ["plan"]
         and out["credits"] == 40
     )
-    assert out["key"].startswith("igk_")
+    assert out["key"].startswith("igk_") and out["key_id"].startswith("key_")
+    assert created.stdout.count(out["key"]) == 1  # the key once, in its own field only
 
     listed = json.loads(cli("keys", "list", "--json", data_dir=tmp_path).stdout)
     assert len(listed) == 1 and listed[0]["tenant"] == "acme"
-    assert listed[0]["id"] == out["key_id"]  # the id a revoke takes
+    assert listed[0]["id"] == out["key_id"]  # the id listings show and a revoke takes
     assert out["key"] not in json.dumps(listed)  # listings never show keys
 
     granted = cli("credits", "grant", "--tenant", "acme", "--amount", "10", data_dir=tmp_path)
@@ -62,9 +69,9 @@ def test_keys_create_json_list_revoke_and_credits_grant(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no tenant named nobody" in missing.stderr
     assert "Traceback" not in missing.stderr
 
-    revoked = cli("keys", "revoke", listed[0]["id"], data_dir=tmp_path)
+    revoked = cli("keys", "revoke", out["key_id"], data_dir=tmp_path)
     assert revoked.returncode == 0
-    again = cli("keys", "revoke", listed[0]["id"], data_dir=tmp_path)
+    again = cli("keys", "revoke", out["key_id"], data_dir=tmp_path)
     assert again.returncode == 2 and "no active key" in again.stderr
     bad_scope = cli("keys", "create", "--tenant", "x", "--scopes", "admin", data_dir=tmp_path)
     assert bad_scope.returncode == 2 and "--scopes" in bad_scope.stderr
@@ -105,6 +112,23 @@ def test_db_upgrade_applies_migrations_and_says_what_it_did(tmp_path: Path) -> N
     again = cli("db", "upgrade", data_dir=tmp_path)
     assert again.returncode == 0
     assert again.stdout.strip() == f"storage is already at the latest migration ({head})"
+
+
+def test_db_upgrade_names_the_revision_it_upgraded_from(tmp_path: Path) -> None:
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    script = ScriptDirectory.from_config(cfg)
+    first, head = script.get_base(), script.get_current_head()
+    assert first is not None and head is not None and first != head
+    db = Database(sqlalchemy_url(None, tmp_path))
+    with db.engine.begin() as conn:  # a store an older release left at its first migration
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, first)
+    db.dispose()
+
+    result = cli("db", "upgrade", data_dir=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"storage upgraded from {first} to {head}"
 
 
 def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
