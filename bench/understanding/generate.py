@@ -12,34 +12,56 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bench.understanding.agent_templates import AGENT_TEMPLATES
-from bench.understanding.forms import DATA, SEED, Row, Template
+from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
 
-def _draw(
-    templates: list[tuple[Template, int, bool]],
+def draw(
+    templates: Sequence[tuple[Callable[[random.Random, Any], Row], int, bool]],
     count: int,
     held_out: int,
     rng: random.Random,
     exclude: set[str],
 ) -> list[Row]:
-    """`count` distinct rows; none of them is in `exclude` (the held-out set shares no request with dev)."""
+    """`count` distinct rows; none of them is in `exclude` (a held-out set shares no request with the sets
+    before it). Raises RuntimeError when the templates cannot give that many."""
     usable = [(t, w) for t, w, only in templates if held_out or not only]
     rows: list[Row] = []
     seen: set[str] = set(exclude)
-    attempts = 0
-    while len(rows) < count and attempts < count * 50:
-        attempts += 1
+    for _ in range(count * 50):
+        if len(rows) == count:
+            break
         (template,) = rng.choices([t for t, _ in usable], weights=[w for _, w in usable])
         row = template(rng, held_out)
         key = row.get("prompt") or row["request"]
-        if key in seen:
-            continue
-        seen.add(key)
-        rows.append(row)
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    if len(rows) < count:
+        raise RuntimeError(f"the templates give only {len(rows)} distinct rows, not {count}")
     return rows
+
+
+def named(name: str, intents: list[Row], agents: list[Row]) -> dict[str, list[Row]]:
+    """The two files of one set, each row given its id (`<set>-i0001`, `<set>-a0001`)."""
+    for index, row in enumerate(intents):
+        row["id"] = f"{name}-i{index:04d}"
+    for index, row in enumerate(agents):
+        row["id"] = f"{name}-a{index:04d}"
+    return {f"{name}_intent": intents, f"{name}_agents": agents}
+
+
+def write(sets: dict[str, list[Row]]) -> None:
+    DATA.mkdir(parents=True, exist_ok=True)
+    for name, rows in sets.items():
+        with (DATA / f"{name}.jsonl").open("w", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"{name}: {len(rows)} rows")
 
 
 def generate() -> dict[str, list[Row]]:
@@ -56,25 +78,15 @@ def generate() -> dict[str, list[Row]]:
     )
     for split, held_out, seed in splits:
         rng = random.Random(seed)
-        intents = _draw(INTENT_TEMPLATES, 2000 if not held_out else 1200, held_out, rng, used)
-        agents = _draw(AGENT_TEMPLATES, 600 if not held_out else 400, held_out, rng, used)
+        intents = draw(INTENT_TEMPLATES, 2000 if not held_out else 1200, held_out, rng, used)
+        agents = draw(AGENT_TEMPLATES, 600 if not held_out else 400, held_out, rng, used)
         used |= {row.get("prompt") or row["request"] for row in intents + agents}
-        for index, row in enumerate(intents):
-            row["id"] = f"{split}-i{index:04d}"
-        for index, row in enumerate(agents):
-            row["id"] = f"{split}-a{index:04d}"
-        sets[f"{split}_intent"] = intents
-        sets[f"{split}_agents"] = agents
+        sets |= named(split, intents, agents)
     return sets
 
 
 def main() -> None:
-    DATA.mkdir(parents=True, exist_ok=True)
-    for name, rows in generate().items():
-        with (DATA / f"{name}.jsonl").open("w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(f"{name}: {len(rows)} rows")
+    write(generate())
 
 
 if __name__ == "__main__":
