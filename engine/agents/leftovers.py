@@ -57,7 +57,7 @@ from engine.agents.rules_schedule import (
     WEEKLY,
 )
 from engine.agents.scan import Scanner
-from engine.intents.wording import CHAT_FILLER
+from engine.intents.wording import CHAT_FILLER, unstretched
 
 # Words that carry no condition of their own in an alert or reminder request.
 _FILLER_WORDS = """
@@ -114,4 +114,4 @@ def unread_words(request: Request, result: Compiled) -> list[str]:
         # A chain name is harmless context for a market price ("eth on base above 4000"); other kinds
         # consume the chain they use and refuse a second one.
         probe.take_chains(bare=True)
-    return [word for word in _WORD.findall(probe.remaining) if word not in FILLER]
+    return [word for word in _WORD.findall(probe.remaining) if unstretched(word) not in FILLER]

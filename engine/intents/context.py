@@ -65,7 +65,10 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     drafts: list[Draft] = []
     for piece in split_steps(shaped):
         draft = read_clause(piece.lexemes)
-        if piece.mark == "reset":
+        if piece.mark == "reset" and drafts and draft.action is None and draft.has_content:
+            # "scratch that, 250": a fragment cannot stand alone, so it amends the step it follows.
+            drafts[-1] = correct(drafts[-1], draft)
+        elif piece.mark == "reset":
             drafts = [draft] if draft.has_content else []
         elif piece.mark == "correct" and drafts:
             # The later statement wins: a new step replaces the one it corrects, a slot patches it.

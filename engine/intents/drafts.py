@@ -71,6 +71,8 @@ class Draft:
     back: bool = False
     # "100 usdc worth of eth": the asset after "worth of" is what the amount buys.
     worth: bool = False
+    # The verb was read from a misspelling ("swpa"): alone it is too weak to make talk a transaction.
+    guessed_verb: bool = False
     loose_amount: AmountSpec | None = None
     unsupported: str | None = None
     refusal: str | None = None
@@ -86,9 +88,19 @@ class Draft:
     @property
     def has_content(self) -> bool:
         """True when the clause names anything a step could use."""
+        return bool(self.action or self.names_anything)
+
+    @property
+    def is_talk(self) -> bool:
+        """True when nothing but a verb read from a misspelling could make it a request ("i love you"
+        reads "move" in "love"; "tell me a joke" reads "sell" in "tell")."""
+        return not self.has_content or (self.guessed_verb and not self.names_anything)
+
+    @property
+    def names_anything(self) -> bool:
+        """True when the clause names an amount, asset, chain, protocol or address."""
         return bool(
-            self.action
-            or self.items
+            self.items
             or self.loose_amount
             or self.to_asset
             or self.on_chain

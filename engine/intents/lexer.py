@@ -21,6 +21,7 @@ from engine.intents.numerals import (
     share,
 )
 from engine.intents.vocabulary import TYPO_MIN_LENGTH
+from engine.intents.wording import unstretched
 
 # EVM addresses are 0x + 40 hex digits (EIP-55 case kept as typed); Solana addresses are base58 of
 # 32 to 44 characters (solana docs, "Accounts": a public key shown as a base58 string). A number is any
@@ -131,14 +132,45 @@ def tokenize(text: str) -> list[Token]:
         elif match.group("sol") and _looks_like_solana(match.group("sol")):
             tokens.append(Token("sol", match.group("sol")))
         elif match.group("sol") or match.group("word"):
-            word = (match.group("sol") or match.group("word")).lower()
+            word = unstretched((match.group("sol") or match.group("word")).lower())
             if word.endswith("'s"):
                 word = word[:-2]
             tokens.append(Token("word", word))
         else:
             tokens.append(Token("punct", match.group("punct")))
         spans.append((start, match.end()))
-    return _read_spelled(_read_ratios(tokens, spans))
+    return _join_and_a_part(_read_spelled(_read_ratios(tokens, spans)))
+
+
+# Parts that may follow a whole number written in digits: "1 and a half", "2 and a quarter".
+_AND_A_PART: Final = frozenset({"a half", "a quarter", "three quarters"})
+
+
+def _join_and_a_part(tokens: list[Token]) -> list[Token]:
+    """ "1 and a half" is one number, 1.5: a whole number in digits, "and", then a spelled part."""
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        part = tokens[index + 2] if index + 2 < len(tokens) else None
+        if (
+            token.kind == "number"
+            and token.value is not None
+            and not token.share
+            and token.value == token.value.to_integral_value()
+            and part is not None
+            and tokens[index + 1].text == "and"
+            and part.kind == "number"
+            and part.text in _AND_A_PART
+            and part.value is not None
+        ):
+            text = f"{token.text} and {part.text}"
+            out.append(Token("number", text, token.value + part.value, negative=token.negative))
+            index += 3
+            continue
+        out.append(token)
+        index += 1
+    return out
 
 
 def _read_ratios(tokens: list[Token], spans: list[tuple[int, int]]) -> list[Token]:

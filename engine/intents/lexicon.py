@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.intents.lexer import Token, TypoIndex
@@ -85,6 +85,7 @@ class Lexeme:
     action: str | None = None
     token: Token | None = None
     gerund: bool = False
+    guessed: bool = False  # read as the one known word within an edit of a misspelling
 
 
 class Lexicon:
@@ -143,7 +144,7 @@ class Lexicon:
         if corrected is not None:
             fixed = self._lookup((corrected,))
             if fixed is not None:
-                return fixed, 1
+                return replace(fixed, guessed=True), 1
             return Lexeme("word", corrected), 1
         return Lexeme("unknown", word), 1
 

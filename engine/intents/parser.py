@@ -96,7 +96,14 @@ class IntentParser:
             if draft.action is None and draft.items and (draft.to_chain or draft.addresses):
                 # "100 usdc to arbitrum", "5 usdc to 0x...": with no verb, moving is the only reading.
                 draft.action, draft.verb = "transfer", "move"
-        if not reading.drafts or not any(draft.has_content or draft.unread for draft in reading.drafts):
+            elif draft.action is None and draft.items and draft.to_asset is not None:
+                # "100 usdc to eth on base": with no verb, an asset turned into another is a swap.
+                draft.action, draft.verb = "swap", "swap"
+        if all(draft.is_talk for draft in reading.drafts) and all(
+            item.kind == "word" for draft in reading.drafts for item in draft.unread
+        ):
+            # Nothing a transaction could use, and no number or negation: talk, not a request to ask
+            # about ("good morning", "tell me a joke").
             reading.refusal = scope.chit_chat()
         return reading
 

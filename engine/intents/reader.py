@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
-from engine.intents.drafts import MAX, AmountSpec, Draft, Item, Unread
+from engine.intents.drafts import MAX, AmountSpec, Draft, Item
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES, exact_ratio
+from engine.intents.unread import unread_runs
 from engine.intents.verbs import settle_action
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
@@ -32,7 +33,7 @@ from engine.intents.vocabulary import (
     USD_WORDS,
     WITH_WORDS,
 )
-from engine.intents.wording import FILLER, FILLER_PUNCT, NEGATIONS
+from engine.intents.wording import FILLER, FILLER_PUNCT
 
 __all__ = ["read_clause"]
 
@@ -114,7 +115,7 @@ class _Reader:
             else:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
-        self.draft.unread = self.unread()
+        self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
         return self.draft
 
     # -- amounts ---------------------------------------------------------------------------------
@@ -165,6 +166,21 @@ class _Reader:
         if self.all_but(index, value, spelled, indices):
             return used
         kind = "usd" if self.usd_next is not None else "exact"
+        previous = self.peek(index - 1)
+        last = self.draft.items[-1] if self.draft.items else None
+        if (
+            previous is not None
+            and previous.kind == "asset"
+            and last is not None
+            and last.asset == previous.asset
+            and last.amount is None
+            and self.pending is None
+            and not follows
+        ):
+            # "swap usdc 100 for eth": the amount written after its asset.
+            last.amount = AmountSpec(kind, value, spelled)
+            self.used.update(indices)
+            return used
         self.set_pending(AmountSpec(kind, value, spelled), *indices)
         return used
 
@@ -278,7 +294,10 @@ class _Reader:
                 self.used.add(index + 2)
                 return 2  # "load up on eth": eth is what is bought, not a chain
             return 1
-        if self.set_action(lexeme.action, lexeme.text) or lexeme.action == self.draft.action:
+        if self.set_action(lexeme.action, lexeme.text):
+            self.used.add(index)
+            self.draft.guessed_verb = lexeme.guessed
+        elif lexeme.action == self.draft.action:
             self.used.add(index)
         elif lexeme.gerund:
             self.used.add(index)  # "claim my staking rewards": a verb used as an adjective
@@ -394,11 +413,24 @@ class _Reader:
             return False  # "2 eth", "$100 eth": an amount of the asset
         if self.prep in ("from", "on"):
             return True
+        if self.prep == "to" and self.draft.action is None and lexeme.asset is not None:
+            # No verb: "100 usdc to eth on base" converts (its chain is named apart); "1 eth to base" moves.
+            return not self._placed_elsewhere(index)
         if self.prep == "to":
             return self.draft.action != "swap"
         if self.pending is not None:
             return False
         return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
+
+    def _placed_elsewhere(self, index: int) -> bool:
+        """True when another word of the clause names a chain after "on", "from" or "in"."""
+        return any(
+            at != index
+            and lexeme.chain is not None
+            and at > 0
+            and self.lexemes[at - 1].text in ("on", "from", "in")
+            for at, lexeme in enumerate(self.lexemes)
+        )
 
     def chain(self, index: int, slug: str) -> None:
         draft = self.draft
@@ -427,46 +459,11 @@ class _Reader:
             self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
         elif draft.action == "swap" and self.prep in ("for", "to") and draft.to_asset is None:
             draft.to_asset = symbol
+        elif draft.action is None and self.prep == "to" and draft.items and draft.to_asset is None:
+            draft.to_asset = symbol  # "100 usdc to eth": no verb, and the target is an asset
         else:
             draft.items.append(Item(symbol, None))
         self.prep = None
-
-    # -- what was not read -----------------------------------------------------------------------
-
-    def unread(self) -> list[Unread]:
-        """Runs of lexemes the reading did not use; filler between unread words joins their run."""
-        runs: list[Unread] = []
-        words: list[str] = []
-        kinds: set[str] = set()
-        for index, lexeme in enumerate(self.lexemes):
-            filler = _filler(lexeme)
-            if index in self.dropped or (index not in self.used and not filler):
-                words.append(lexeme.text)
-                if lexeme.kind == "number":
-                    kinds.add("number")
-                elif lexeme.text in NEGATIONS:
-                    kinds.add("negation")
-            elif words and filler and index not in self.used:
-                words.append(lexeme.text)
-            elif words:
-                runs.append(_run(words, kinds))
-                words, kinds = [], set()
-        if words:
-            runs.append(_run(words, kinds))
-        return runs
-
-
-def _filler(lexeme: Lexeme) -> bool:
-    if lexeme.kind == "punct":
-        return lexeme.text in FILLER_PUNCT
-    return lexeme.kind == "word" and lexeme.text in FILLER
-
-
-def _run(words: list[str], kinds: set[str]) -> Unread:
-    while len(words) > 1 and words[-1] in FILLER:
-        words.pop()
-    kind = "negation" if "negation" in kinds else "number" if "number" in kinds else "word"
-    return Unread(" ".join(words), kind)
 
 
 def read_clause(lexemes: Sequence[Lexeme]) -> Draft:

@@ -5,18 +5,36 @@ never plans past the others (docs/decisions.md, "Grounding").
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 # Chat noise any request may carry, for transactions and alerts alike: greetings, politeness, hedges.
 CHAT_FILLER: Final[frozenset[str]] = frozenset(
     """
     please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
+    ta tyvm tia thnx thanx thnks thankyou thanku much bless legend king queen gracias merci danke
     hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
     bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
     so um uh umm hmm well just maybe perhaps probably basically literally really kinda
     u ur wanna gonna gotta
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
+
+# A letter typed three or more times running ("plsss", "heyyy", "thxxx"): chat emphasis.
+_STRETCHED: Final = re.compile(r"([a-z])\1{2,}")
+
+
+def unstretched(word: str) -> str:
+    """The chat filler word a stretched word stands for ("pleaseee" -> "please", "yooo" -> "yo"), or the
+    word unchanged: only filler is unstretched, so a stretched token name is never guessed at."""
+    if not _STRETCHED.search(word):
+        return word
+    for keep in (r"\1", r"\1\1"):
+        candidate = _STRETCHED.sub(keep, word)
+        if candidate in CHAT_FILLER:
+            return candidate
+    return word
+
 
 # Words that carry nothing a transaction needs: chat noise, request framing ("could you", "I want to",
 # "help me"). Everything else a request says must be read, or asked about.
@@ -60,6 +78,11 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("thanks", "a", "lot"),
     ("thanks", "in", "advance"),
     ("for", "me"),
+    ("appreciate", "it"),
+    ("many", "thanks"),
+    ("much", "appreciated"),
+    ("so", "much"),
+    ("very", "much"),
 )
 
 # Punctuation that carries nothing ("(", quotes, "#", "*").
