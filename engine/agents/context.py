@@ -57,10 +57,13 @@ def read_comparison(request: Request, allow_moves: bool = True) -> Comparison:
     neutral = next(iter(scanner.find(NEUTRAL_LEVEL)), None)
     if above and below:
         return Comparison(None, None, True, neutral)
-    if above:
+    # A move word against the level's side ("drops above 3000") contradicts it: never guessed.
+    if above and not scanner.find(DOWN):
         return Comparison("above", above[0], False, neutral)
-    if below:
+    if below and not scanner.find(UP):
         return Comparison("below", below[0], False, neutral)
+    if above or below:
+        return Comparison(None, None, True, neutral)
     if allow_moves:
         return read_move(request, neutral)
     return Comparison(None, None, False, neutral)

@@ -77,7 +77,8 @@ _ALERT_PHRASES = (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION, DI
 _SCHEDULE_PHRASES = {
     "daily": (DAILY,),
     "weekly": (WEEKLY, EVERY_DAY_NAME, DAY_NAME),
-    "monthly": (MONTHLY, DAY_OF_MONTH, FIRST_OF_MONTH, LAST_OF_MONTH),
+    # "the first of every month": the day phrase goes before "of every month" takes its "of".
+    "monthly": (FIRST_OF_MONTH, LAST_OF_MONTH, DAY_OF_MONTH, MONTHLY),
 }
 _WORD = re.compile(r"[^\W_]+(?:['.,:][^\W_]+)*")
 

@@ -6,13 +6,53 @@ import re
 
 from engine.agents.scan import words
 
+# Motion verbs people put before a level ("pushes above", "tanks below", "is back under"): the level word
+# after them says the side. A verb that says a direction only joins the level word of that side:
+# "drops above 3000" contradicts itself and is refused (context.read_comparison), never guessed.
+_EITHER_MOTION = """
+    push pushes pushing pushed pop pops popping popped break breaks breaking broke goes go going went get
+    gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
+    creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
+    closed settle settles settling stay stays staying sit sits sitting is
+""".split()  # noqa: SIM905 - a word list reads and diffs better as text
+_UP_MOTION = """
+    rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
+    surge surges surging surged soar soars soaring soared shoot shoots shooting shot rally rallies rallying
+    rallied rip rips ripping ripped fly flies flying flew moon moons mooning mooned pump pumps pumping
+    pumped run runs running ran
+""".split()  # noqa: SIM905 - a word list reads and diffs better as text
+_DOWN_MOTION = """
+    fall falls falling fell drop drops dropping dropped dip dips dipping dipped slip slips slipping slipped
+    sink sinks sinking sank slide slides sliding slid tank tanks tanking tanked crash crashes crashing
+    crashed plunge plunges plunging plunged tumble tumbles tumbling tumbled dump dumps dumping dumped crater
+    craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped
+""".split()  # noqa: SIM905 - a word list reads and diffs better as text
+_UP_LEVELS = ("above", "over", "past", "beyond")
+_DOWN_LEVELS = ("below", "under", "beneath")
+
+
+def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...]:
+    """ "<verb> <level>", "<verb> back <level>" and "back <level>" for every pair."""
+    return tuple(
+        phrase
+        for level in levels
+        for phrase in (
+            f"back {level}",
+            *(f"{verb} {level}" for verb in verbs),
+            *(f"{verb} back {level}" for verb in verbs),
+        )
+    )
+
+
 # Level comparators: the value ends at or beyond a threshold.
 ABOVE = words(
+    *_motion_phrases(_EITHER_MOTION + _UP_MOTION, _UP_LEVELS),
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
 )  # fmt: skip
 BELOW = words(
+    *_motion_phrases(_EITHER_MOTION + _DOWN_MOTION, _DOWN_LEVELS),
     "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
     "slips under", "slips below",
 )  # fmt: skip
@@ -21,8 +61,10 @@ STRICT_ABOVE = words("above")
 STRICT_BELOW = words("below", "under")
 # A target level with no direction: "hits 4000".
 NEUTRAL_LEVEL = words(
-    "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals"
-)
+    "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals",
+    "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "tags", "taps",
+    "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
+)  # fmt: skip
 # Directions of a move.
 UP = words(
     "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",

@@ -39,13 +39,20 @@ def dedupe(numbers: list[Number]) -> Number | Unwatchable:
     return numbers[0]
 
 
+# Why a level with both sides, or a move one way and a level the other ("drops above 3000"), is refused.
+CONFLICTING_SIDES = (
+    "the request names contradicting directions (above and below, or a move one way and a level the "
+    "other); a range needs two agents"
+)
+
+
 def level_or_clarify(
     request: Request, shown: str, subject: str
 ) -> Literal["above", "below"] | NeedsClarification | Unwatchable:
     """The comparator of a level; asks which side when the request only says "hits"/"reaches"."""
     comparison = read_comparison(request)
     if comparison.conflicting:
-        return Unwatchable("the request names both above and below; a range needs two agents")
+        return Unwatchable(CONFLICTING_SIDES)
     if comparison.direction is None or comparison.span is None:
         return NeedsClarification.ask(
             f"Should it alert when {subject} above {shown} or when it goes below?",

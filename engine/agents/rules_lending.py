@@ -10,7 +10,14 @@ from engine.agents.kinds import HEALTH_PROTOCOLS, Kind
 from engine.agents.models import HEALTH_THRESHOLD_LIMIT, HealthAgentCreate, YieldAgentCreate
 from engine.agents.phrases import APR, APY, BORROW_SIDE, SUPPLY_SIDE
 from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
-from engine.agents.rules_common import build, condition_result, dedupe, level_or_clarify, one_asset
+from engine.agents.rules_common import (
+    CONFLICTING_SIDES,
+    build,
+    condition_result,
+    dedupe,
+    level_or_clarify,
+    one_asset,
+)
 from engine.agents.scan import ChainMention, ProtocolMention, display
 from engine.agents.typed import MARKET_CADENCE
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
@@ -67,7 +74,7 @@ def compile_health(request: Request, check_cadence: str | None) -> CompileResult
         return amount
     comparison = read_comparison(request)
     if comparison.conflicting:
-        return Unwatchable("the request names both above and below; a range needs two agents")
+        return Unwatchable(CONFLICTING_SIDES)
     direction = comparison.direction or "below"
     wallet = _watched_wallet(request)
     if isinstance(wallet, Unwatchable):

@@ -42,10 +42,14 @@ UNSUPPORTED_CADENCE = re.compile(
 )
 # "remind me to pay rent", "remind me about rent", "ping me to check eth": what follows is the label ("ping
 # me about eth when ..." is an alert, so "about" labels only a reminder).
+# A "to" before a number is a level ("ping me when eth gets to 4k"), never a label.
 LABEL = re.compile(
     r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
-    r"\s+(?P<label>[^|]+)"
+    r"\s+(?!\$?\d|\$)(?P<label>[^|]+)"
 )
+# Contract: at most 4 options, so the weekday question offers days spread over the week; any other day
+# typed as the answer is read the same way.
+_OFFERED_DAYS = ("Monday", "Wednesday", "Friday", "Sunday")
 # The day a plain-English "last day of the month" stores: 31 fires on the last day of every month.
 LAST_DAY_OF_MONTH = 31
 
@@ -141,7 +145,7 @@ def compile_schedule(request: Request, label_span: Span | None) -> CompileResult
         if len(days) > 1:
             return Unwatchable("a weekly schedule fires on one day; create one agent per day")
         if not days:
-            return NeedsClarification.ask("Which day of the week should it remind you?")
+            return NeedsClarification.ask("Which day of the week should it remind you?", list(_OFFERED_DAYS))
         day_name, match = next(iter(days.items()))
         body["day_of_week"] = day_name
         request.cite("day_of_week", scanner.span_of(match), day_name)

@@ -1,0 +1,88 @@
+"""/agents reads the verbs people put before a level ("pushes above", "is back under", "tanks below"),
+refuses a move one way with a level the other, asks the side of "near"/"around" levels, keeps a "to" before
+a number out of reminder labels, and every option of its schedule questions compiles when picked."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
+
+WALLETS = ["0x" + "ab" * 20]
+
+
+def _level(text: str) -> tuple[str, str, Decimal]:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result
+    assert result.agent is not None
+    fields = result.agent.model_dump()
+    return fields["asset_symbol"], fields["condition"], fields["threshold"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("notify me once bitcoin pushes above 2.5k", ("BTC", "above", Decimal(2500))),
+        ("sol pops above 150 alert pls", ("SOL", "above", Decimal(150))),
+        ("lmk if sol breaks below 3,500", ("SOL", "below", Decimal(3500))),
+        ("let me know when btc is back above 100k", ("BTC", "above", Decimal(100000))),
+        ("eth rallies past 5k lmk", ("ETH", "above", Decimal(5000))),
+        ("tell me when btc tanks under 90k", ("BTC", "below", Decimal(90000))),
+        ("heads up when eth trades back over 4000 thanks so much", ("ETH", "above", Decimal(4000))),
+        ("ping me when eth is under 3000 plzzz", ("ETH", "below", Decimal(3000))),
+    ],
+)
+def test_motion_verbs_before_a_level_take_the_level_words_side(
+    text: str, expected: tuple[str, str, Decimal]
+) -> None:
+    assert _level(text) == expected
+
+
+@pytest.mark.parametrize("text", ["tell me when eth drops above 3000", "tell me when eth rises below 3000"])
+def test_a_move_against_the_level_side_is_refused_not_guessed(text: str) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "contradicting directions" in result.reason
+
+
+def _options_compile(text: str) -> list[str]:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification), result
+    assert result.options
+    for option in result.options:
+        reply = compile_request(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", WALLETS)
+        assert isinstance(reply, Compiled), (option.label, reply)
+    return [option.label for option in result.options]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alert me when eth is near 4000",
+        "ping me if eth is trading around 3000",
+        "ping me when eth gets close to 4k",
+        "ping me when eth gets to 4k",
+    ],
+)
+def test_a_level_without_a_side_asks_the_side_and_both_answers_compile(text: str) -> None:
+    labels = _options_compile(text)
+    assert [label.split()[0] for label in labels] == ["Above", "Below"]
+
+
+def test_a_weekly_reminder_without_a_day_offers_days_that_compile() -> None:
+    assert _options_compile("remind me weekly to claim rewards") == [
+        "Monday",
+        "Wednesday",
+        "Friday",
+        "Sunday",
+    ]
+
+
+def test_the_first_of_every_month_is_a_day_of_the_month() -> None:
+    result = compile_request("remind me on the first of every month to pay rent", WALLETS)
+    assert isinstance(result, Compiled), result
+    assert result.agent is not None
+    fields = result.agent.model_dump()
+    assert (fields["cadence"], fields["day_of_month"], fields["label"]) == ("monthly", 1, "pay rent")
