@@ -319,6 +319,13 @@ class _Reader:
             if self.set_action(action, verb):
                 self.used.update((index, index + 1))
             return 1
+        if (word, following.text if following is not None else "") == ("every", "last"):
+            self.set_pending(MAX, index, index + 1)  # "every last usdc": the whole balance
+            return 1
+        if word == "take" and draft.action is None and self._out_of_follows(index):
+            self.set_action("withdraw", "take out")  # "take 100 usdc out of aave"
+            self.used.add(index)
+            return 0
         role = _prep_role(word)
         used = True
         if word == "worth" and self.draft.items and self.draft.items[-1].amount is not None:
@@ -421,6 +428,11 @@ class _Reader:
         if self.pending is not None:
             return False
         return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
+
+    def _out_of_follows(self, index: int) -> bool:
+        """True when "out of" or "out from" comes later in the clause."""
+        texts = [lexeme.text for lexeme in self.lexemes[index + 1 :]]
+        return any(a == "out" and b in ("of", "from") for a, b in zip(texts, texts[1:], strict=False))
 
     def _placed_elsewhere(self, index: int) -> bool:
         """True when another word of the clause names a chain after "on", "from" or "in"."""

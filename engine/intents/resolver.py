@@ -15,6 +15,7 @@ from engine.intents.clarify import Answers
 from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.lexicon import Lexicon
+from engine.intents.spelling import near_names, token_question
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
 
@@ -128,10 +129,22 @@ class Resolver:
                 "swaps, lending, staking and liquidity actions."
             )
         elif draft.unknown_assets:
-            outcome.refuse(
-                f"I don't know a token called '{draft.unknown_assets[0]}' in the registry, "
-                "so I can't plan with it."
+            word = draft.unknown_assets[0]
+            near = near_names(word, self.universe.asset_aliases())
+            if not near:
+                outcome.refuse(
+                    f"I don't know a token called '{word}' in the registry, so I can't plan with it."
+                )
+                return False
+            placeholder = Step(index=0, action=draft.action or "swap")
+            answer = self.filler.ask(
+                placeholder, "token", "asset", token_question(word), [(s, s) for s in near]
             )
+            if answer is not None:
+                self.filler.unusable(
+                    answer, ", which is not a token I know"
+                )  # a picked name is read in its place
+            return False
         elif draft.unknown_protocols:
             outcome.refuse(
                 f"I don't know '{draft.unknown_protocols[0]}': the protocols I plan with are "

@@ -73,6 +73,8 @@ VERBS: Final[dict[str, str]] = {
     "gimme": "swap",
     "stock": "swap",
     "acquire": "swap",
+    "bag": "swap",
+    "cop": "swap",
     "borrow": "borrow",
     "repay": "repay",
     "lp": "lp-add",
@@ -81,7 +83,7 @@ VERBS: Final[dict[str, str]] = {
 
 # Verbs that name what is received, not what is spent ("buy eth with usdc", "get me some eth").
 BUY_VERBS: Final[frozenset[str]] = frozenset(
-    {"buy", "get", "gimme", "grab", "snag", "scoop", "purchase", "acquire", "load"}
+    {"buy", "get", "gimme", "grab", "snag", "scoop", "purchase", "acquire", "load", "bag", "cop"}
 )
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain

@@ -12,7 +12,7 @@ from typing import Final
 CHAT_FILLER: Final[frozenset[str]] = frozenset(
     """
     please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
-    ta tyvm tia thnx thanx thnks thankyou thanku much bless legend king queen gracias merci danke
+    rq ta tyvm tia thnx thanx thnks thankyou thanku much bless legend king queen gracias merci danke
     hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
     bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
     so um uh umm hmm well just maybe perhaps probably basically literally really kinda

@@ -1,0 +1,44 @@
+"""A token name the registry does not know but that is one keystroke from names it does ("eht"): the
+reader asks which was meant, offering those names, and reads the picked name in place of the misspelling.
+Nothing is guessed: a short word is too close to too many names to be corrected silently."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from engine.intents.lexer import within_one_edit
+
+# Contract: a clarification offers at most 4 options.
+_MOST: Final = 4
+_QUESTION: Final = 'I don\'t know a token called "{word}". Did you mean one of these?'
+_ASKED: Final = re.compile(
+    r"^I don't know a token called \"(?P<word>[^\"]+)\"\. Did you mean one of these\?$", re.I
+)
+
+
+def token_question(word: str) -> str:
+    """The question that asks which token a misspelt name meant."""
+    return _QUESTION.format(word=word)
+
+
+def near_names(word: str, aliases: Mapping[str, str]) -> list[str]:
+    """The symbols whose names are one edit from `word` (at most four, in symbol order); none for words
+    shorter than three letters, which are one edit from almost anything."""
+    if len(word) < 3:
+        return []
+    symbols = {
+        symbol for alias, symbol in aliases.items() if len(alias) >= 3 and within_one_edit(word, alias)
+    }
+    return sorted(symbols)[:_MOST]
+
+
+def respelled(prompt: str, answers: Sequence[tuple[str, str]]) -> str:
+    """The prompt with each misspelling an answer names replaced by the picked token name."""
+    for question, label in answers:
+        asked = _ASKED.match(question.strip())
+        if asked is not None and label.strip():
+            word = re.escape(asked.group("word"))
+            prompt = re.sub(rf"(?<![\w.]){word}(?![\w])", label.strip(), prompt, flags=re.I)
+    return prompt
