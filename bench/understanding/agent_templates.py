@@ -77,6 +77,16 @@ def a_price_move(rng: random.Random, held_out: int) -> Row:
     }
 
 
+def price_fields(cg: str, condition: str, threshold: str | None, pct: str | None) -> dict[str, Any]:
+    """The fields a price agent must compile to: a level (threshold) or a percent move (pct_change)."""
+    fields: dict[str, Any] = {"coingecko_id": cg, "condition": condition}
+    if threshold:
+        fields["threshold"] = threshold
+    if pct:
+        fields["pct_change"] = pct
+    return fields
+
+
 def a_follow_on(rng: random.Random, held_out: int) -> Row:
     name = rng.choice(("eth", "btc"))
     _, cg = ASSETS_CG[name]
@@ -91,11 +101,7 @@ def a_follow_on(rng: random.Random, held_out: int) -> Row:
             (f"if {name} dumps 20% rebalance my portfolio", "below", None, "20"),
         ]
     request, condition, threshold, pct = rng.choice(forms)
-    fields: dict[str, Any] = {"coingecko_id": cg, "condition": condition}
-    if threshold:
-        fields["threshold"] = threshold
-    if pct:
-        fields["pct_change"] = pct
+    fields = price_fields(cg, condition, threshold, pct)
     return {
         "tag": "follow-on",
         "request": request,

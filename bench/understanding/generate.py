@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.understanding.agent_templates import AGENT_TEMPLATES
+from bench.understanding.dev2_agent_templates import AGENT_TEMPLATES_DEV2
+from bench.understanding.dev2_templates import INTENT_TEMPLATES_DEV2
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -82,7 +84,11 @@ def generate() -> dict[str, list[Row]]:
         agents = draw(AGENT_TEMPLATES, 600 if not held_out else 400, held_out, rng, used)
         used |= {row.get("prompt") or row["request"] for row in intents + agents}
         sets |= named(split, intents, agents)
-    return sets
+    # dev2: chat-app phrasing of its own templates, for tuning; drawn last so the sets above stay as they were.
+    rng = random.Random(SEED + 10)
+    intents = draw(INTENT_TEMPLATES_DEV2, 1200, 0, rng, used)
+    agents = draw(AGENT_TEMPLATES_DEV2, 400, 0, rng, used)
+    return sets | named("dev2", intents, agents)
 
 
 def main() -> None:

@@ -36,12 +36,12 @@ from engine.agents.phrases import (
     TRAILING_ACTION,
     YIELD,
 )
-from engine.agents.results import Compiled, CompileResult, Unwatchable
+from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
 from engine.agents.rules_portfolio import compile_portfolio
 from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, take_label
-from engine.agents.scan import AssetMention, Scanner, find_addresses, normalize
+from engine.agents.scan import AssetMention, Scanner, find_addresses, normalize, unclear_scale
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
 
@@ -79,8 +79,29 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
     """Compile a plain-English agent request for `wallets` (already validated, 1 to 10 addresses).
 
     Returns Compiled, NeedsClarification (answer by re-sending the original text + a blank line +
-    "Clarification — <question>: <picked label>") or Unwatchable. Never raises on any text.
+    "Clarification — <question>: <picked label>") or Unwatchable. Never raises on any text. Every option
+    of a clarification compiles, or asks onward, when it is picked: an option that would not is left
+    out, and a question none of whose options would is answered with the reason instead.
     """
+    result = _compile(text, wallets)
+    if not isinstance(result, NeedsClarification) or not result.options:
+        return result
+    kept: list[str] = []
+    failure: CompileResult | None = None
+    for option in result.options:
+        reply = _compile(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", wallets)
+        if isinstance(reply, Compiled) or (
+            isinstance(reply, NeedsClarification) and reply.question != result.question
+        ):
+            kept.append(option.label)
+        elif failure is None:
+            failure = reply
+    if not kept and failure is not None:
+        return failure
+    return NeedsClarification.ask(result.question, kept)
+
+
+def _compile(text: str, wallets: list[str]) -> CompileResult:
     original, answers = split_clarifications(text)
     if not original:
         if answers:
@@ -92,6 +113,9 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
     request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
+    unclear = unclear_scale(request.text)
+    if unclear is not None:
+        return Unwatchable(f'"{unclear}" may mean thousands or "ok"; write the number in full (such as 4000)')
     request.addresses = _take_addresses(request, raw)
     dropped = _drop_action(request)
     if isinstance(dropped, Unwatchable):

@@ -68,7 +68,7 @@ _FILLER_WORDS = """
     notifications notify now of on once please ping pinging pool position positions price priced prices quickly right s
     send set sharply soon spot starting suddenly tell than that the then there this to token total track trades
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
-    also
+    also need needs
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER

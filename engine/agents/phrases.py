@@ -69,13 +69,15 @@ NEUTRAL_LEVEL = words(
 UP = words(
     "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",
     "climb", "increases", "increase", "surges", "surge", "spikes", "spike", "moons", "grows", "goes up",
-    "higher", "rallies", "rally",
+    "higher", "rallies", "rally", "rips", "rip", "ripping", "soars", "soar", "soaring", "skyrockets",
+    "rockets", "shoots up",
 )  # fmt: skip
 DOWN = words(
     "down", "drops", "drop", "dropping", "dropped", "falls", "fall", "falling", "fell", "dumps", "dump",
     "declines", "decline", "decreases", "decrease", "tanks", "tank", "crashes", "crash", "dips", "dip",
     "loses", "lose", "sinks", "sink", "slides", "slide", "plunges", "plunge", "lower", "goes down",
-    "depegs", "depeg", "depegging",
+    "depegs", "depeg", "depegging", "bleeds", "bleed", "bleeding", "craters", "crater", "tumbles",
+    "tumble", "plummets", "plummet", "nosedives", "nosedive", "slumps", "slump", "nukes", "nuked",
 )  # fmt: skip
 # A move of unstated direction or size.
 MOVE = words(
@@ -93,7 +95,7 @@ DISJUNCTION_ALLOWED = re.compile(r"\bup or down\b|\bdown or up\b|\brises or fall
 _ACTION_VERBS = (
     r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
     r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
-    r"take profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
+    r"take (?:some )?profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
     r"move (?:it|them|my)|buy more|buy the dip"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").

@@ -15,6 +15,7 @@ from functools import cache
 
 from engine.agents.vocabulary import Asset, YieldProtocol, vocabulary
 from engine.intents.numerals import read_literal, spell_digits
+from engine.intents.wording import POLITE_PHRASES, scale_is_chat, scale_is_unclear
 
 # Multipliers of shorthand amounts ("4k", "1.2m", "2bn").
 _MULTIPLIERS = {
@@ -76,10 +77,32 @@ def _comma_number(match: re.Match[str]) -> str:
 
 # Courtesy that carries no condition and would read as one ("if you can", "heads up": "up" is a direction),
 # dropped as whole phrases before anything is read.
+# The intent reader's politeness phrases are the same courtesy here.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:heads up|would you mind|if you can|if u can|if possible|when you can|when you get a chance|"
-    r"when u get a sec|thank you|no rush)(?=[\s,.!?:;])"
+    r"(?<=\s)(?:heads up|"
+    + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
+    + r")(?=[\s,.!?:;])"
 )
+
+
+# A "k" written apart from a number: thousands, chat for "ok", or either (intents.wording).
+_DETACHED_K = re.compile(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s(?P<k>kk?)(?![\w])(?=(?:\s+(?P<next>[a-z']+))?)")
+
+
+def _chat_k(match: re.Match[str]) -> str:
+    return (
+        f"{match.group('num')} ok"
+        if scale_is_chat(match.group("k"), Decimal(match.group("num")))
+        else match.group(0)
+    )
+
+
+def unclear_scale(text: str) -> str | None:
+    """The "<number> k" of a normalized request that may be thousands or chat for "ok" ("4 k thx")."""
+    for match in _DETACHED_K.finditer(text):
+        if scale_is_unclear(match.group("k"), Decimal(match.group("num")), match.group("next")):
+            return f"{match.group('num')} {match.group('k')}"
+    return None
 
 
 def normalize(text: str) -> str:
@@ -90,7 +113,7 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = " ".join(text.lower().split())
     text = _COURTESY.sub(" ", f" {text} ").strip()
-    text = spell_digits(_COMMA_NUMBER.sub(_comma_number, text))
+    text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
     return _SIGNED_PERCENT.sub(
         lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text
     )

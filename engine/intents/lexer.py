@@ -139,7 +139,39 @@ def tokenize(text: str) -> list[Token]:
         else:
             tokens.append(Token("punct", match.group("punct")))
         spans.append((start, match.end()))
+    tokens, spans = _space_groups(tokens, spans)
     return _join_and_a_part(_read_spelled(_read_ratios(tokens, spans)))
+
+
+_GROUP: Final = re.compile(r"\d{3}")
+_LEADING_GROUP: Final = re.compile(r"\d{1,3}")
+
+
+def _space_groups(
+    tokens: list[Token], spans: list[tuple[int, int]]
+) -> tuple[list[Token], list[tuple[int, int]]]:
+    """ "1 000" (digits grouped by a space) is one unreadable number: 1000 to some, 1 and 0 to others, so
+    the amount is asked rather than read as either."""
+    out: list[Token] = []
+    out_spans: list[tuple[int, int]] = []
+    for token, span in zip(tokens, spans, strict=True):
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and previous.kind == "number"
+            and token.kind == "number"
+            and _GROUP.fullmatch(token.text)
+            and _LEADING_GROUP.fullmatch(previous.text.split(" ")[0])
+            and all(_GROUP.fullmatch(part) for part in previous.text.split(" ")[1:])
+            and span[0] == out_spans[-1][1] + 1
+        ):
+            text = f"{previous.text} {token.text}"
+            out[-1] = Token("number", text, None, problem="digits split by a space")
+            out_spans[-1] = (out_spans[-1][0], span[1])
+            continue
+        out.append(token)
+        out_spans.append(span)
+    return out, out_spans
 
 
 # Parts that may follow a whole number written in digits: "1 and a half", "2 and a quarter".

@@ -164,7 +164,7 @@ class Lexicon:
 
 def _gerund(word: str) -> str | None:
     """The verb a "-ing" word is made of ("bridging" -> bridge, "swapping" -> swap), or None."""
-    if not word.endswith("ing") or len(word) < 6:
+    if not word.endswith("ing") or len(word) < 5:  # "aping" is the shortest
         return None
     stem = word[:-3]
     for candidate in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):

@@ -32,8 +32,9 @@ from engine.intents.vocabulary import (
     UNSUPPORTED,
     USD_WORDS,
     WITH_WORDS,
+    prep_role,
 )
-from engine.intents.wording import FILLER, FILLER_PUNCT
+from engine.intents.wording import FILLER, FILLER_PUNCT, scale_is_chat, scale_is_unclear
 
 __all__ = ["read_clause"]
 
@@ -63,20 +64,6 @@ _AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
 _STRUCTURE: Final[frozenset[str]] = (
     FROM_WORDS | TO_WORDS | ON_WORDS | WITH_WORDS | FOR_WORDS | STEP_JOINERS | {"of", "worth", "but", "back"}
 )
-
-
-def _prep_role(word: str) -> str | None:
-    if word in FROM_WORDS:
-        return "from"
-    if word in TO_WORDS:
-        return "to"
-    if word in ON_WORDS:
-        return "on"
-    if word in FOR_WORDS:
-        return "for"
-    if word in WITH_WORDS:
-        return "with"
-    return None
 
 
 class _Reader:
@@ -148,14 +135,25 @@ class _Reader:
             self.used.add(index)  # "the other one" is not an amount
             return 0
         if token.value is None:
-            self.set_pending(AmountSpec("unclear", written=token.text), index)
+            unclear = AmountSpec("unclear", written=token.text)
+            if follows or not self.after_its_asset(index, unclear, range(index, index + 1)):
+                self.set_pending(unclear, index)
             return 0
         if token.share:
             self.share(index, lexeme, following)
             return 0
         value = token.value
         used = 0
-        if following is not None and following.text in SCALES and not token.scaled:
+        after = self.peek(index + 2)
+        scale = following.text if following is not None and following.text in SCALES else ""
+        chat = scale_is_chat(scale, value)
+        if (chat and after is not None and after.kind == "asset") or scale_is_unclear(
+            scale, value, after.text if after is not None else None
+        ):
+            # "2,500 k usdc", "4 k thx": thousands or chat for "ok"; asked, never guessed.
+            self.set_pending(AmountSpec("unclear", written=f"{token.text} {scale}"), index, index + 1)
+            return 1
+        if following is not None and following.text in SCALES and not token.scaled and not chat:
             value *= SCALES[following.text]
             used = 1
         if following is not None and following.text == "x":
@@ -166,23 +164,27 @@ class _Reader:
         if self.all_but(index, value, spelled, indices):
             return used
         kind = "usd" if self.usd_next is not None else "exact"
-        previous = self.peek(index - 1)
-        last = self.draft.items[-1] if self.draft.items else None
-        if (
-            previous is not None
-            and previous.kind == "asset"
-            and last is not None
-            and last.asset == previous.asset
-            and last.amount is None
-            and self.pending is None
-            and not follows
-        ):
-            # "swap usdc 100 for eth": the amount written after its asset.
-            last.amount = AmountSpec(kind, value, spelled)
-            self.used.update(indices)
+        if not follows and self.after_its_asset(index, AmountSpec(kind, value, spelled), indices):
             return used
         self.set_pending(AmountSpec(kind, value, spelled), *indices)
         return used
+
+    def after_its_asset(self, index: int, spec: AmountSpec, indices: range) -> bool:
+        """ "swap usdc 100 for eth": an amount written right after its asset is that asset's amount."""
+        previous = self.peek(index - 1)
+        last = self.draft.items[-1] if self.draft.items else None
+        if (
+            previous is None
+            or previous.kind != "asset"
+            or last is None
+            or last.asset != previous.asset
+            or last.amount is not None
+            or self.pending is not None
+        ):
+            return False
+        last.amount = spec
+        self.used.update(indices)
+        return True
 
     def share(self, index: int, lexeme: Lexeme, following: Lexeme | None) -> None:
         """A part of something: "3/4 of my dai", "half my eth", "a third of it" is a share of a balance;
@@ -326,7 +328,7 @@ class _Reader:
             self.set_action("withdraw", "take out")  # "take 100 usdc out of aave"
             self.used.add(index)
             return 0
-        role = _prep_role(word)
+        role = prep_role(word)
         used = True
         if word == "worth" and self.draft.items and self.draft.items[-1].amount is not None:
             self.draft.worth = True
@@ -411,13 +413,13 @@ class _Reader:
         chain's own name ("polygon", not "matic")."""
         lexeme = self.lexemes[index]
         following = self.peek(index + 1)
+        previous = self.peek(index - 1)
+        if self.pending is not None and previous is not None and previous.kind in ("number", "punct"):
+            return False  # "2 eth", "$100 eth", "0.5 eth -> usdc": an amount of the asset
         if following is not None and following.text in _ARROWS:
             return self.draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
         if following is not None and following.text in ("/", "-"):
             return False
-        previous = self.peek(index - 1)
-        if self.pending is not None and previous is not None and previous.kind in ("number", "punct"):
-            return False  # "2 eth", "$100 eth": an amount of the asset
         if self.prep in ("from", "on"):
             return True
         if self.prep == "to" and self.draft.action is None and lexeme.asset is not None:

@@ -16,6 +16,7 @@ from typing import Final
 from engine.intents.lexicon import Lexeme
 from engine.intents.vocabulary import PRONOUNS
 from engine.intents.wording import (
+    CHAT_FILLER,
     CONDITION_WORDS,
     CORRECTIONS,
     FILLER,
@@ -25,6 +26,7 @@ from engine.intents.wording import (
     LINK_SUBJECTS,
     POLITE_PHRASES,
     QUESTION_AUXILIARIES,
+    QUESTION_VERBS,
     QUESTION_WORDS,
     REQUEST_SUBJECTS,
     RESETS,
@@ -78,6 +80,8 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     if not words:
         return False
     first, second = words[0], words[1] if len(words) > 1 else ""
+    if any(word in QUESTION_VERBS for word in words[:3]):
+        return True  # "explain bridging", "can you explain ..."
     if first in QUESTION_WORDS:
         return (first, second) not in FOLLOW_UP_QUESTIONS
     if first in QUESTION_AUXILIARIES:
@@ -159,7 +163,10 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         if lexemes[index].text == "no" and following is not None and following.text in _CLAUSE_END:
             return 1, []
         return 0, []
-    previous = lexemes[index - 1] if index > 0 else None
+    before = index - 1
+    while before >= 0 and lexemes[before].kind == "word" and lexemes[before].text in CHAT_FILLER:
+        before -= 1  # "..., hmm no, 300": a hesitation does not hide the boundary
+    previous = lexemes[before] if before >= 0 else None
     boundary = previous is None or previous.kind == "mark" or previous.text in _CLAUSE_END | {"-", "—", "..."}
     for phrase in RESETS:
         if _texts(lexemes, index, len(phrase)) == phrase:

@@ -207,3 +207,17 @@ PLAIN_WORDS: Final[frozenset[str]] = frozenset(
 
 # The shortest word the typo tolerance corrects (brief: edit distance 1 on words of 4+ letters).
 TYPO_MIN_LENGTH: Final = 4
+
+
+def prep_role(word: str) -> str | None:
+    """The role a preposition gives the words after it: from, to, on, for or with (None for others)."""
+    for role, words in (
+        ("from", FROM_WORDS),
+        ("to", TO_WORDS),
+        ("on", ON_WORDS),
+        ("for", FOR_WORDS),
+        ("with", WITH_WORDS),
+    ):
+        if word in words:
+            return role
+    return None

@@ -6,13 +6,15 @@ never plans past the others (docs/decisions.md, "Grounding").
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Final
 
 # Chat noise any request may carry, for transactions and alerts alike: greetings, politeness, hedges.
 CHAT_FILLER: Final[frozenset[str]] = frozenset(
     """
     please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
-    rq ta tyvm tia thnx thanx thnks thankyou thanku much bless legend king queen gracias merci danke
+    n k kk lemme love xx xoxo q rn rq ta tyvm tia thnx thanx thnks thankyou thanku much bless legend
+    king queen gracias merci danke er err erm eh ah oh
     hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
     bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
     so um uh umm hmm well just maybe perhaps probably basically literally really kinda
@@ -24,16 +26,45 @@ CHAT_FILLER: Final[frozenset[str]] = frozenset(
 _STRETCHED: Final = re.compile(r"([a-z])\1{2,}")
 
 
+# A letter typed twice ("heyy", "tyy"): emphasis too, when the word it collapses to is chat filler.
+_DOUBLED: Final = re.compile(r"([a-z])\1")
+
+
 def unstretched(word: str) -> str:
-    """The chat filler word a stretched word stands for ("pleaseee" -> "please", "yooo" -> "yo"), or the
+    """The chat filler word a stretched word stands for ("pleaseee" -> "please", "heyy" -> "hey"), or the
     word unchanged: only filler is unstretched, so a stretched token name is never guessed at."""
-    if not _STRETCHED.search(word):
+    if word in CHAT_FILLER or not _DOUBLED.search(word):
         return word
-    for keep in (r"\1", r"\1\1"):
-        candidate = _STRETCHED.sub(keep, word)
+    for candidate in (_STRETCHED.sub(r"\1", word), _STRETCHED.sub(r"\1\1", word), _DOUBLED.sub(r"\1", word)):
         if candidate in CHAT_FILLER:
             return candidate
     return word
+
+
+# Thanks words; a lone "k" before one ("k thx") is chat for "ok".
+THANKS: Final[frozenset[str]] = frozenset(
+    {"thx", "thanks", "thank", "ty", "tx", "tysm", "tyvm", "thnx", "thanx", "thnks", "thankyou", "thanku"}
+    | {"cheers", "ta"}
+)
+# Scale letters that are also chat ("k" is "ok").
+_CHAT_SCALES: Final = frozenset({"k", "kk"})
+# The largest number a scale letter written apart from it multiplies: nobody writes "25,000 k" for 25
+# million, so after a larger number the letter is chat, not thousands.
+_MOST_SCALED: Final = 1000
+
+
+def scale_is_chat(scale: str, value: Decimal) -> bool:
+    """True when a scale letter written apart from the number before it is chat for "ok" rather than
+    thousands: the number is 1000 or more ("25,000 k")."""
+    return scale in _CHAT_SCALES and value >= _MOST_SCALED
+
+
+def scale_is_unclear(scale: str, value: Decimal, after: str | None) -> bool:
+    """True when a scale letter apart from a smaller number is followed by a thanks word ("4 k thx"): it
+    may be thousands or chat for "ok", so the amount is asked, never guessed."""
+    return (
+        scale in _CHAT_SCALES and value < _MOST_SCALED and after is not None and unstretched(after) in THANKS
+    )
 
 
 # Words that carry nothing a transaction needs: chat noise, request framing ("could you", "I want to",
@@ -83,6 +114,8 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("much", "appreciated"),
     ("so", "much"),
     ("very", "much"),
+    ("much", "love"),
+    ("in", "advance"),
 )
 
 # Punctuation that carries nothing ("(", quotes, "#", "*").
@@ -98,6 +131,8 @@ NEGATIONS: Final[frozenset[str]] = frozenset(
 QUESTION_WORDS: Final[frozenset[str]] = frozenset(
     {"what", "what's", "whats", "wat", "how", "how's", "why", "who", "where", "which", "whose"}
 )
+# Verbs that ask to be taught, not to transact ("explain bridging", "can you define slippage").
+QUESTION_VERBS: Final[frozenset[str]] = frozenset({"explain", "define", "describe", "teach", "eli5"})
 # Openers of yes/no questions ("is aave safe", "should i bridge").
 QUESTION_AUXILIARIES: Final[frozenset[str]] = frozenset(
     {"is", "are", "was", "were", "does", "did", "should", "shall", "am", "has", "isn't", "aren't"}
@@ -115,6 +150,8 @@ FOLLOW_UP_QUESTIONS: Final[frozenset[tuple[str, str]]] = frozenset(
 
 # Corrections: the statement after them replaces the one before (the later statement wins).
 CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
+    ("wait", "wait"),
+    ("no", "sorry"),
     ("no", "wait"),
     ("wait", "no"),
     ("no", "no"),

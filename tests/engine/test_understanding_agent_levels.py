@@ -86,3 +86,36 @@ def test_the_first_of_every_month_is_a_day_of_the_month() -> None:
     assert result.agent is not None
     fields = result.agent.model_dump()
     assert (fields["cadence"], fields["day_of_month"], fields["label"]) == ("monthly", 1, "pay rent")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("let me know once sol goes over $4,200 k thx", ("SOL", "above", Decimal(4200))),
+        ("tell me when btc is above fifty thousand k", ("BTC", "above", Decimal(50000))),
+        ("lmk when eth is above 4 k", ("ETH", "above", Decimal(4000))),
+        ("heads up if eth rips past 5k much love", ("ETH", "above", Decimal(5000))),
+        ("i need to know when btc bleeds below 90k ty in advance", ("BTC", "below", Decimal(90000))),
+    ],
+)
+def test_scale_letters_and_chat_closers_in_alerts(text: str, expected: tuple[str, str, Decimal]) -> None:
+    assert _level(text) == expected
+
+
+def test_a_k_that_may_be_thousands_or_ok_is_not_guessed() -> None:
+    result = compile_request("lmk when eth is above 4 k thx", WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "4 k" in result.reason
+
+
+def test_a_question_whose_options_could_not_compile_answers_with_the_reason() -> None:
+    # "wobbles" is not read: whichever direction were picked, the agent would not compile.
+    result = compile_request("heads up if eth wobbles 7 percent", WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "wobbles" in result.reason
+
+
+@pytest.mark.parametrize("text", ["heads up if eth rips 7 percent", "heads up if sol bleeds 12 percent"])
+def test_slang_moves_take_their_direction(text: str) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result

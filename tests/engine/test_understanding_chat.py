@@ -100,3 +100,65 @@ def test_an_amount_after_its_asset_goes_to_that_asset() -> None:
     assert [(i.action, i.asset, i.amount, i.recipient) for i in response.intents] == [
         ("transfer", "USDC", Decimal(100), EVM_C)
     ]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "heyy swap 40 usdc for eth on base tyy",
+        "lemme swap 40 usdc for eth on base pls n thx",
+        "swap 40 usdc for eth on base ty in advance",
+        "quick q, swap 40 usdc for eth on base much love",
+    ],
+)
+def test_more_chat_openers_and_closers_are_filler(prompt: str) -> None:
+    assert _swaps(prompt) == [("swap", "USDC", "ETH", "base", Decimal(40))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap 100 usdc for eth on base, errr actually 300",
+        "swap 100 usdc for eth on base, wait wait, 300",
+        "swap 100 usdc for eth on base, no sorry 300",
+        "swap 100 usdc for eth on base, hmm no, 300",
+    ],
+)
+def test_hesitant_corrections_still_correct(prompt: str) -> None:
+    assert _swaps(prompt) == [("swap", "USDC", "ETH", "base", Decimal(300))]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("0.75 eth -> usdc on base", [("swap", "ETH", "USDC", "base", Decimal("0.75"))]),
+        ("aping 1.5k usdc into eth on base", [("swap", "USDC", "ETH", "base", Decimal(1500))]),
+        ("swap 300 k usdc for eth on base", [("swap", "USDC", "ETH", "base", Decimal(300000))]),
+        ("swap 1k usdc for eth on base k thx", [("swap", "USDC", "ETH", "base", Decimal(1000))]),
+    ],
+)
+def test_arrows_after_an_amount_gerund_slang_and_scale_letters(
+    prompt: str, expected: list[tuple[object, ...]]
+) -> None:
+    assert _swaps(prompt) == expected
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap usdc 1 000 for eth on base",  # 1000, or 1 and 0?
+        "swap 2,500 k usdc for eth on base",  # a "k" after 2,500 cannot be thousands
+        "swap 100 usdc for eth on base, make that 300 k thx",  # 300 thousand, or 300 and "ok thanks"?
+    ],
+)
+def test_amount_forms_that_read_two_ways_are_asked(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents
+    assert [c.kind for c in response.clarifications] == ["amount"]
+
+
+@pytest.mark.parametrize("prompt", ["can you explain bridging to me", "explain how to swap 1 eth on base"])
+def test_asking_to_be_taught_is_a_question(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "question" in response.reasoning
