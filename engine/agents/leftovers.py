@@ -86,7 +86,8 @@ _WORD = re.compile(r"[^\W_]+(?:['.,:][^\W_]+)*")
 def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
     if result.kind is Kind.SCHEDULE:
         # A time of day was confirmed as 12:00 UTC before a schedule compiles.
-        return (REMIND, NOON_UTC, TIME_OF_DAY, *_SCHEDULE_PHRASES.get(result.cadence, ()))
+        # The cadence first: "every morning" is a cadence before "morning" is a time of day.
+        return (REMIND, NOON_UTC, *_SCHEDULE_PHRASES.get(result.cadence, ()), TIME_OF_DAY)
     checks = (CHECK_HOURLY, CHECK_DAILY, *_ALERT_PHRASES)
     metric = None if result.condition is None else result.condition.metric
     if result.kind in (Kind.AAVE_HEALTH, Kind.SPARK_HEALTH) or isinstance(metric, HealthFactorMetric):

@@ -157,7 +157,17 @@ PRICE_WINDOW = re.compile(
     r"(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?|months?)\b"
     r"|\b\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?)\b|\btoday\b|\bthis week\b|\bintraday\b"
 )
-FROM_STARTING_PRICE = words("from the starting price")
+# "from here", "from now": the move is measured from the price when the agent starts.
+FROM_STARTING_PRICE = words(
+    "from the starting price",
+    "from here",
+    "from now",
+    "from current price",
+    "from the current price",
+    "from current levels",
+    "from today's price",
+    "from the current level",
+)
 
 # Cadence words that turn an alert into a condition checked at that cadence.
 CHECK_HOURLY = words("hourly", "every hour", "each hour", "once an hour")

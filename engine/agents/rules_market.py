@@ -39,7 +39,7 @@ _RATIO_PATTERNS = tuple(
     re.compile(p.format(a=asset_alias_group("a"), b=asset_alias_group("b")))
     for p in (
         r"{a}\s*/\s*{b}",
-        r"{a}\s*(?:to|vs\.?|versus|:|-)\s*{b}\s+(?:price\s+)?ratio",
+        r"{a}\s*(?:to|vs\.?|versus|:|-|\s)\s*{b}\s+(?:price\s+)?ratio",
         r"ratio\s+(?:of\s+|between\s+)?{a}\s*(?:to|and|vs\.?|versus|/|:)\s*{b}",
         r"{a}\s+(?:priced\s+|denominated\s+)?in\s+{b}\s+terms",
         r"{a}\s+priced\s+in\s+{b}",
@@ -96,6 +96,7 @@ def compile_price(request: Request, mentions: list[AssetMention], check_cadence:
             ["Yes, from the starting price"],
         )
     if percents:
+        request.scanner.take(FROM_STARTING_PRICE)  # "from here" names the default reference
         return _price_move(request, mention, percents, others, check_cadence)
     if not others:
         move = read_move(request)

@@ -22,7 +22,11 @@ from engine.agents.schedule import (
 )
 
 _DAY_NAMES = "|".join(WEEKDAYS)
-DAILY = words("every day", "each day", "daily", "once a day", "everyday", "every single day")
+DAILY = words(
+    "every day", "each day", "daily", "once a day", "everyday", "every single day", "every morning",
+    "each morning", "every evening", "each evening", "every night", "each night", "nightly",
+    "every afternoon",
+)  # fmt: skip
 WEEKLY = words("every week", "each week", "weekly", "once a week")
 MONTHLY = words("every month", "each month", "monthly", "once a month", "of every month", "of each month")
 EVERY_DAY_NAME = re.compile(rf"\b(?:every|each)\s+(?P<day>{_DAY_NAMES})s?\b|\b(?P<plural>{_DAY_NAMES})s\b")

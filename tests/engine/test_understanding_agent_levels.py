@@ -119,3 +119,35 @@ def test_a_question_whose_options_could_not_compile_answers_with_the_reason() ->
 def test_slang_moves_take_their_direction(text: str) -> None:
     result = compile_request(text, WALLETS)
     assert isinstance(result, Compiled), result
+
+
+def test_a_ratio_written_with_a_space_is_a_ratio() -> None:
+    result = compile_request("tell me if the eth btc ratio drops under 0.03", WALLETS)
+    assert isinstance(result, Compiled), result
+    assert result.condition is not None
+    dumped = result.condition.model_dump()
+    assert (dumped["metric"]["type"], dumped["comparator"], dumped["threshold"]) == (
+        "price_ratio",
+        "below",
+        Decimal("0.03"),
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["notify me when eth rises 5% from here", "ping me if eth pumps 10% from now"]
+)
+def test_from_here_is_the_starting_price(text: str) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result
+    assert result.agent is not None
+    assert result.agent.model_dump()["base_price"] is None
+
+
+def test_every_morning_is_daily_and_its_time_is_confirmed_as_noon_utc() -> None:
+    assert _options_compile("remind me every morning to check my positions") == ["Yes, at 12:00 UTC"]
+    result = compile_request(
+        "remind me every morning to check my positions\n\nClarification \u2014 Plain-English schedules fire at "
+        "12:00 UTC. Create it at 12:00 UTC?: Yes, at 12:00 UTC",
+        WALLETS,
+    )
+    assert isinstance(result, Compiled) and result.cadence == "daily"
