@@ -68,6 +68,9 @@ class Settings(BaseModel):
     llm_model: str | None = None
     # Which planner answers POST /intent: the deterministic parser, or the model above.
     intent_backend: Literal["deterministic", "llm"] = "deterministic"
+    # Which compiler reads plain-English POST /agents and PATCH requests: the deterministic one, or the model
+    # above restating the request for it.
+    agents_backend: Literal["deterministic", "llm"] = "deterministic"
     # Seconds the model endpoint may take to start answering, and between two lines of its stream.
     llm_timeout_s: float = Field(20.0, gt=0)
     # Webhooks.

@@ -10,7 +10,8 @@ import httpx
 
 from engine.registry import load_registry
 from gateway.services import Services
-from gateway.usecases.intent import build_intent_service
+from gateway.usecases.agents_llm import AgentCompiler, LlmAgentCompiler
+from gateway.usecases.intent import build_chat, build_intent_service
 from gateway.usecases.planning import Planning
 from gateway.usecases.simulation import Simulation
 from gateway.watching import build_watchers
@@ -76,6 +77,10 @@ async def open_runtime(services: Services, layers: Layers | None = None) -> Asyn
             prices,
         )
         services.intent = build_intent_service(settings, registry, chains=chains, prices=prices, http=http)
+        chat = build_chat(settings, http)
+        services.agent_compiler = AgentCompiler(
+            settings.agents_backend, None if chat is None else LlmAgentCompiler(chat)
+        )
         services.watchers = build_watchers(services, registry, chains, http)
         try:
             yield

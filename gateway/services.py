@@ -9,6 +9,7 @@ from gateway.auth import Authenticator
 from gateway.config import Settings
 from gateway.metrics import Metrics
 from gateway.ratelimit import Decision, MemoryRateLimiter, StoreRateLimiter
+from gateway.usecases.agents_llm import AgentCompiler
 from storage import Database
 from watchers.fanout.hub import Streams, StreamSettings
 
@@ -36,6 +37,8 @@ class Services:
     planning: Planning | None = None
     simulation: Simulation | None = None
     intent: IntentService | None = None
+    # Plain-English agent requests: the deterministic compiler until the runtime configures the backend.
+    agent_compiler: AgentCompiler = field(default_factory=AgentCompiler)
     watchers: Watchers | None = None
     streams: Streams | None = None  # the broker; publish after an event commits
 

@@ -12,7 +12,10 @@ from gateway.usecases import agents
 
 async def create_agent(call: Call) -> Reply:
     """Typed create: 201 {agent}. Plain English: 201 {agent, compile}, 200 needs_clarification, or 422."""
-    body, created = await agents.create_agent(call.services.db, call.principal, call.body.root)
+    services = call.services
+    body, created = await agents.create_agent(
+        services.db, call.principal, call.body.root, services.agent_compiler
+    )
     return Reply(body, 201 if created else 200)
 
 
@@ -26,7 +29,11 @@ async def get_agent(call: Call) -> Reply:
 
 
 async def patch_agent(call: Call) -> Reply:
-    body = await agents.patch_agent(call.services.db, call.principal, call.path["agent_id"], call.body.root)
+    services = call.services
+    agent_id = call.path["agent_id"]
+    body = await agents.patch_agent(
+        services.db, call.principal, agent_id, call.body.root, services.agent_compiler
+    )
     return Reply(body)
 
 

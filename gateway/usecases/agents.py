@@ -20,7 +20,6 @@ from engine.agents import (
     ScheduleSpec,
     StatusPatch,
     TypedAgentCreate,
-    compile_request,
     kinds_for_filter,
     new_agent_id,
     next_fire,
@@ -42,6 +41,7 @@ from gateway.agent_models import (
     describe_typed,
 )
 from gateway.auth import Principal
+from gateway.usecases.agents_llm import AgentCompiler
 from gateway.usecases.errors import Invalid, NotFound, QuotaExceeded, Unwatchable
 from storage import Database
 from storage import agents as store
@@ -149,9 +149,12 @@ async def _insert(db: Database, principal: Principal, new: store.NewAgent, creat
         raise _quota_exceeded(exc.limit) from None
 
 
-async def create_agent(db: Database, principal: Principal, raw: Any) -> tuple[dict[str, Any], bool]:
-    """(body, created). Typed: {agent}. Plain English: {agent, compile}, or a needs_clarification body
-    (created False); Unwatchable when nothing can be watched."""
+async def create_agent(
+    db: Database, principal: Principal, raw: Any, compiler: AgentCompiler | None = None
+) -> tuple[dict[str, Any], bool]:
+    """(body, created). Typed: {agent}. Plain English (read by `compiler`, the deterministic compiler
+    when None): {agent, compile}, or a needs_clarification body (created False); Unwatchable when nothing
+    can be watched."""
     try:
         body = parse_create_body(raw)
     except AgentValidationError as exc:
@@ -159,7 +162,7 @@ async def create_agent(db: Database, principal: Principal, raw: Any) -> tuple[di
     if not isinstance(body, PlainAgentCreate):
         new, created_at = _new_agent(body.public_kind, body, list(body.wallets), describe_typed(body))
         return {"agent": _agent_body(await _insert(db, principal, new, created_at))}, True
-    result = compile_request(body.request, list(body.wallets))
+    result = await (compiler or AgentCompiler()).compile(body.request, list(body.wallets))
     if isinstance(result, NeedsClarification):
         return clarification_out(result), False
     if isinstance(result, UnwatchableResult):
@@ -199,7 +202,9 @@ async def get_agent(db: Database, principal: Principal, agent_id: str) -> dict[s
     return {"agent": _agent_body(agent)}
 
 
-async def patch_agent(db: Database, principal: Principal, agent_id: str, raw: Any) -> dict[str, Any]:
+async def patch_agent(
+    db: Database, principal: Principal, agent_id: str, raw: Any, compiler: AgentCompiler | None = None
+) -> dict[str, Any]:
     """{status} on any kind (resuming counts against the quota), or {request} on a condition agent:
     recompiled in place (same id and status, trigger history reset), or a clarification, or Unwatchable."""
     _owned_id(agent_id)
@@ -224,7 +229,7 @@ async def patch_agent(db: Database, principal: Principal, agent_id: str, raw: An
     if current.kind != Kind.CONDITION:
         message = f"request can be edited only on condition agents; this one is a {current.kind} agent"
         raise Invalid("This agent's request cannot be edited.", [("request", message)])
-    result = compile_request(patch.request, list(current.wallets))
+    result = await (compiler or AgentCompiler()).compile(patch.request, list(current.wallets))
     if isinstance(result, NeedsClarification):
         return clarification_out(result)
     if isinstance(result, UnwatchableResult):

@@ -181,6 +181,23 @@ class IntentService:
             return await self._deterministic(request, emit)
 
 
+def build_chat(settings: Settings, http: httpx.AsyncClient) -> ChatCompletions | None:
+    """The chat-completions client of the model backends, when llm_base_url and llm_model are set."""
+    if not (settings.llm_base_url and settings.llm_model):
+        return None
+    return ChatCompletions(
+        LlmSettings(
+            base_url=settings.llm_base_url,
+            model=settings.llm_model,
+            api_key=settings.llm_api_key,
+            first_byte_timeout=settings.llm_timeout_s,
+            idle_timeout=settings.llm_timeout_s,
+            total_timeout=LLM_TOTAL_FACTOR * settings.llm_timeout_s,
+        ),
+        http=http,
+    )
+
+
 def build_intent_service(
     settings: Settings,
     registry: Registry,
@@ -192,20 +209,12 @@ def build_intent_service(
     """The service over the process's clients; the parser indexes the registry once here. The model
     planner exists when llm_base_url and llm_model are configured."""
     balances = RpcBalances(registry, chains)
-    llm = None
-    if settings.llm_base_url and settings.llm_model:
-        chat = ChatCompletions(
-            LlmSettings(
-                base_url=settings.llm_base_url,
-                model=settings.llm_model,
-                api_key=settings.llm_api_key,
-                first_byte_timeout=settings.llm_timeout_s,
-                idle_timeout=settings.llm_timeout_s,
-                total_timeout=LLM_TOTAL_FACTOR * settings.llm_timeout_s,
-            ),
-            http=http,
-        )
-        llm = LlmIntentPlanner(registry, chat, balances, lookup_timeout=settings.rpc_timeout_s)
+    chat = build_chat(settings, http)
+    llm = (
+        None
+        if chat is None
+        else LlmIntentPlanner(registry, chat, balances, lookup_timeout=settings.rpc_timeout_s)
+    )
     return IntentService(
         registry=registry,
         parser=IntentParser(RegistryUniverse(registry)),
