@@ -15,7 +15,7 @@ from functools import cache
 
 from engine.agents.vocabulary import Asset, YieldProtocol, vocabulary
 from engine.intents.numerals import read_literal, spell_digits
-from engine.intents.wording import POLITE_PHRASES, scale_is_chat, scale_is_unclear
+from engine.intents.wording import HEART, POLITE_PHRASES, scale_is_chat, scale_is_unclear
 
 # Multipliers of shorthand amounts ("4k", "1.2m", "2bn").
 _MULTIPLIERS = {
@@ -111,7 +111,7 @@ def normalize(text: str) -> str:
     collapse whitespace."""
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
-    text = " ".join(text.lower().split())
+    text = " ".join(HEART.sub(" ", text.lower()).split())
     text = _COURTESY.sub(" ", f" {text} ").strip()
     text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
     return _SIGNED_PERCENT.sub(

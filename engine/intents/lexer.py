@@ -21,7 +21,7 @@ from engine.intents.numerals import (
     share,
 )
 from engine.intents.vocabulary import TYPO_MIN_LENGTH
-from engine.intents.wording import unstretched
+from engine.intents.wording import HEART, unstretched
 
 # EVM addresses are 0x + 40 hex digits (EIP-55 case kept as typed); Solana addresses are base58 of
 # 32 to 44 characters (solana docs, "Accounts": a public key shown as a base58 string). A number is any
@@ -105,6 +105,7 @@ def tokenize(text: str) -> list[Token]:
     numbers, fractions and ratios are read into number tokens (see numerals.py)."""
     normalized = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2212", "-")
     normalized = _ETHER_BEFORE.sub(r" \1 eth ", normalized).replace("\u039e", " eth ")
+    normalized = HEART.sub(" ", normalized)
     tokens: list[Token] = []
     # (start, end) of each token in `normalized`, to tell "3/4" from "3 / 4".
     spans: list[tuple[int, int]] = []

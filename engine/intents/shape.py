@@ -28,6 +28,7 @@ from engine.intents.wording import (
     QUESTION_AUXILIARIES,
     QUESTION_VERBS,
     QUESTION_WORDS,
+    REQUEST_OPENERS,
     REQUEST_SUBJECTS,
     RESETS,
     SUBJECT_AUXILIARIES,
@@ -80,6 +81,8 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     if not words:
         return False
     first, second = words[0], words[1] if len(words) > 1 else ""
+    if any(tuple(words[: len(opener)]) == opener for opener in REQUEST_OPENERS):
+        return False  # "is it possible to swap ...": a request
     if any(word in QUESTION_VERBS for word in words[:3]):
         return True  # "explain bridging", "can you explain ..."
     if first in QUESTION_WORDS:

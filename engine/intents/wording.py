@@ -14,13 +14,17 @@ CHAT_FILLER: Final[frozenset[str]] = frozenset(
     """
     please pls plz plze plox pleas kindly thanks thank thx tx ty tysm cheers appreciate appreciated
     n k kk lemme love xx xoxo q rn rq ta tyvm tia thnx thanx thnks thankyou thanku much bless legend
-    king queen gracias merci danke er err erm eh ah oh
+    king queen gracias merci danke er err erm eh ah oh btw tbh ngl fyi imo imho fr lowkey bot buddy pal
+    boss chief
     hey hi hello hiya yo gm gn sup howdy heya ok okay alright sure yes yeah yep yup cool great nice
     bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
     so um uh umm hmm well just maybe perhaps probably basically literally really kinda
     u ur wanna gonna gotta
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
+
+# A heart typed as "<3" (or "<333"): chat, never "less than 3".
+HEART: Final = re.compile(r"(?<![\w<])<3+(?![\w.,])")
 
 # A letter typed three or more times running ("plsss", "heyyy", "thxxx"): chat emphasis.
 _STRETCHED: Final = re.compile(r"([a-z])\1{2,}")
@@ -76,7 +80,7 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     can could would will want wants wanted need needs needed like let lets let's do go ahead try
     help assist make quick quickly fast asap now today immediately rn right away please kindly
     some of this these those there here is are be am been being have has had got gotta gonna
-    want wanna trying able ready time
+    want wanna trying able ready time looking hoping planning keen
     wallet wallets address account balance balances chain chains network networks mainnet l2 side
     amount total value worth holding holdings gas fees route way cheapest best fastest safest
     about around approximately approx roughly ~ yield interest rewards reward earnings
@@ -84,6 +88,14 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 
+# "is it possible to swap ...": request framing shaped like a question.
+REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
+    ("is", "it", "possible", "to"),
+    ("is", "it", "ok", "to"),
+    ("is", "it", "okay", "to"),
+    ("would", "it", "be", "possible", "to"),
+    ("could", "it", "be", "possible", "to"),
+)
 # Politeness that reads like a condition or a clause but asks for nothing ("swap it if you can"): dropped as
 # whole phrases before a request is read for waits, so "if you can" never makes a transaction conditional.
 POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
@@ -116,6 +128,10 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("very", "much"),
     ("much", "love"),
     ("in", "advance"),
+    ("no", "worries", "if", "not"),
+    ("no", "worries"),
+    ("pretty", "please"),
+    *REQUEST_OPENERS,
 )
 
 # Punctuation that carries nothing ("(", quotes, "#", "*").

@@ -151,3 +151,9 @@ def test_every_morning_is_daily_and_its_time_is_confirmed_as_noon_utc() -> None:
         WALLETS,
     )
     assert isinstance(result, Compiled) and result.cadence == "daily"
+
+
+def test_a_heart_is_never_a_level() -> None:
+    result = compile_request("ping me when eth hits 4000 <3", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert [option.label for option in result.options] == ["Above $4,000", "Below $4,000"]

@@ -162,3 +162,25 @@ def test_asking_to_be_taught_is_a_question(prompt: str) -> None:
     response = parse(prompt, *WALLETS)
     assert not response.intents and not response.clarifications
     assert "question" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "is it possible to swap 40 usdc for eth on base",
+        "pretty please swap 40 usdc for eth on base",
+        "swap 40 usdc for eth on base no worries if not",
+        "hey bot, swap 40 usdc for eth on base",
+        "tbh just swap 40 usdc for eth on base btw",
+        "i'm looking to swap 40 usdc for eth on base",
+        "swap 40 usdc for eth on base <3",
+    ],
+)
+def test_chat_abbreviations_framing_and_hearts_ask_for_nothing(prompt: str) -> None:
+    assert _swaps(prompt) == [("swap", "USDC", "ETH", "base", Decimal(40))]
+
+
+def test_a_less_than_sign_before_a_level_still_waits() -> None:
+    response = parse("swap 40 usdc for eth on base if eth < 3000", *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "condition" in response.reasoning
