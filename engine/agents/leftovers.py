@@ -49,6 +49,7 @@ from engine.agents.rules_schedule import (
     DAY_NAME,
     DAY_OF_MONTH,
     EVERY_DAY_NAME,
+    EVERY_ORDINAL,
     FIRST_OF_MONTH,
     LAST_OF_MONTH,
     MONTHLY,
@@ -78,7 +79,7 @@ _SCHEDULE_PHRASES = {
     "daily": (DAILY,),
     "weekly": (WEEKLY, EVERY_DAY_NAME, DAY_NAME),
     # "the first of every month": the day phrase goes before "of every month" takes its "of".
-    "monthly": (FIRST_OF_MONTH, LAST_OF_MONTH, DAY_OF_MONTH, MONTHLY),
+    "monthly": (FIRST_OF_MONTH, LAST_OF_MONTH, EVERY_ORDINAL, DAY_OF_MONTH, MONTHLY),
 }
 _WORD = re.compile(r"[^\W_]+(?:['.,:][^\W_]+)*")
 

@@ -28,7 +28,11 @@ DAILY = words(
     "every afternoon",
 )  # fmt: skip
 WEEKLY = words("every week", "each week", "weekly", "once a week")
-MONTHLY = words("every month", "each month", "monthly", "once a month", "of every month", "of each month")
+MONTHLY = words(
+    "every month", "each month", "monthly", "once a month", "of every month", "of each month", "of the month"
+)
+# "every 1st of the month": "every" before a day of the month repeats monthly, not every N units.
+EVERY_ORDINAL = re.compile(r"\b(?:every|each)\s+(?=(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)")
 EVERY_DAY_NAME = re.compile(rf"\b(?:every|each)\s+(?P<day>{_DAY_NAMES})s?\b|\b(?P<plural>{_DAY_NAMES})s\b")
 DAY_NAME = re.compile(rf"\b(?P<day>{_DAY_NAMES})\b")
 DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b")
@@ -42,7 +46,8 @@ NOON_UTC = re.compile(r"\b(?:12:00|12\s?pm|noon)\s*utc\b")
 ONE_TIME = words("tomorrow", "tonight", "next week", "next month", "in an hour", "later today", "in a week")
 UNSUPPORTED_CADENCE = re.compile(
     r"\bhourly\b|\bevery (?:hour|minute)\b|\bweekdays?\b|\bweekends?\b|\bevery other\b|\bbiweekly\b"
-    r"|\bfortnightly\b|\btwice\b|\byearly\b|\bannually\b|\bevery year\b|\bevery \d+\s*\w+"
+    r"|\bfortnightly\b|\btwice\b|\byearly\b|\bannually\b|\bevery year\b"
+    r"|\bevery (?!(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)\d+\s*\w+"
 )
 # "remind me to pay rent", "remind me about rent", "ping me to check eth": what follows is the label ("ping
 # me about eth when ..." is an alert, so "about" labels only a reminder).

@@ -78,8 +78,9 @@ def _comma_number(match: re.Match[str]) -> str:
 # Courtesy that carries no condition and would read as one ("if you can", "heads up": "up" is a direction),
 # dropped as whole phrases before anything is read.
 # The intent reader's politeness phrases are the same courtesy here.
+# Request framing with a direction word inside ("set up an alert": "up" says no direction) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:heads up|"
+    r"(?<=\s)(?:heads up|set up|sets up|setting up|sign me up for|hook me up with|keep an eye on|keep tabs on|"
     + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
     + r")(?=[\s,.!?:;])"
 )

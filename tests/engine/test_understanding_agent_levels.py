@@ -157,3 +157,29 @@ def test_a_heart_is_never_a_level() -> None:
     result = compile_request("ping me when eth hits 4000 <3", WALLETS)
     assert isinstance(result, NeedsClarification)
     assert [option.label for option in result.options] == ["Above $4,000", "Below $4,000"]
+
+
+def test_set_up_is_framing_not_a_direction() -> None:
+    # "up" in "set up an alert" says nothing about the side of 4000: the side is asked.
+    labels = _options_compile("set up an alert for when eth hits 4000")
+    assert labels == ["Above $4,000", "Below $4,000"]
+    assert _level("keep an eye on btc and tell me if it drops below 90k") == ("BTC", "below", Decimal(90000))
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("remind me every 1st of the month to rebalance", 1),
+        ("remind me on the 15th of the month to claim", 15),
+    ],
+)
+def test_a_day_of_the_month_repeats_monthly(text: str, day: int) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result
+    assert result.agent is not None
+    fields = result.agent.model_dump()
+    assert (fields["cadence"], fields["day_of_month"]) == ("monthly", day)
+
+
+def test_every_n_days_is_still_refused() -> None:
+    assert isinstance(compile_request("remind me every 3 days to drink water", WALLETS), Unwatchable)
