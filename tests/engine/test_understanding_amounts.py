@@ -203,7 +203,12 @@ def written_amounts(draw: st.DrawFn) -> tuple[str, Decimal]:
     """(surface form, the value it must come back as)."""
     whole = draw(st.integers(min_value=1, max_value=999_999))
     cents = draw(st.integers(min_value=0, max_value=99))
-    form = draw(st.sampled_from(["plain", "grouped", "comma", "words", "k", "m", "glued", "dollar_eth"]))
+    forms = ["plain", "grouped", "comma", "words", "k", "m", "glued", "dollar_eth", "spaced", "and_half"]
+    form = draw(st.sampled_from(forms))
+    if form == "spaced":  # "12 500": one number to some readers, two to others; asked when it has a group
+        return f"{whole:,}".replace(",", " "), Decimal(whole) if whole < 1000 else Decimal(-1)
+    if form == "and_half":
+        return f"{whole} and a half", Decimal(whole) + Decimal("0.5")
     if form == "plain":
         value = Decimal(whole) + Decimal(cents) / 100
         return f"{value:f}", value
@@ -226,12 +231,17 @@ def written_amounts(draw: st.DrawFn) -> tuple[str, Decimal]:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(written_amounts(), st.sampled_from(["swap {a} usdc to eth on base", "send {a} usdc to {r} on base"]))
+@given(
+    written_amounts(),
+    st.sampled_from(["swap {a} usdc to eth on base", "send {a} usdc to {r} on base"]),
+    st.sampled_from(["", "pls ", "heyy ", "is it possible to "]),
+    st.sampled_from(["", " thx", " ty in advance", " <3", " k thx", " lol"]),
+)
 def test_a_random_amount_in_a_random_form_comes_back_exactly_or_as_a_question(
-    case: tuple[str, Decimal], template: str
+    case: tuple[str, Decimal], template: str, opener: str, closer: str
 ) -> None:
     written, value = case
-    response = parse(template.format(a=written, r=EVM_C), *BASE)
+    response = parse(opener + template.format(a=written, r=EVM_C) + closer, *BASE)
     for intent in response.intents:
         assert intent.amount == value, (written, intent.amount, response.reasoning)
     if value < 0:
