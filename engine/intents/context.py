@@ -56,6 +56,8 @@ class Text:
     drafts: list[Draft]
     question: bool = False
     wait: Wait | None = None
+    # A past form with no verb to do anything ("i sent 5 usdc to ..."): it tells, it does not ask.
+    narration: str | None = None
 
 
 def read_text(text: str, lexicon: Lexicon) -> Text:
@@ -77,7 +79,9 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             drafts.insert(len(drafts) - 1, draft)
         elif draft.has_content or draft.unread or draft.unsupported or draft.refusal:
             drafts.append(draft)
-    return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped))
+    past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
+    narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
+    return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
 
 
 def read_request(text: str, lexicon: Lexicon) -> list[Draft]:

@@ -28,6 +28,7 @@ from engine.intents.vocabulary import (
     USD_WORDS,
     VERBS,
     WITH_WORDS,
+    past_of,
 )
 from engine.intents.wording import CONDITION_WORDS, FILLER, NEGATIONS, TIME_UNITS, TIME_WORDS
 
@@ -140,11 +141,14 @@ class Lexicon:
         gerund = _gerund(word)
         if gerund is not None:
             return Lexeme("verb", word, action=VERBS[gerund], gerund=True), 1
+        past = past_of(word)
+        if past is not None:
+            return Lexeme("past", word, action=VERBS[past]), 1  # never corrected to the verb it was
         corrected = self._typos.correct(word)
         if corrected is not None:
             fixed = self._lookup((corrected,))
             if fixed is not None:
-                return replace(fixed, guessed=True), 1
+                return replace(fixed, guessed=True, token=token), 1  # the token keeps what was typed
             return Lexeme("word", corrected), 1
         return Lexeme("unknown", word), 1
 

@@ -79,6 +79,9 @@ class IntentParser:
         if text.question:
             reading.refusal = scope.question()
             return reading
+        if text.narration is not None:
+            reading.refusal = scope.narration(text.narration)
+            return reading
         unsupported = next((draft.unsupported for draft in text.drafts if draft.unsupported), None)
         if unsupported is not None:
             reading.refusal = scope.unsupported(unsupported)

@@ -33,6 +33,11 @@ def question() -> str:
     )
 
 
+def narration(word: str) -> str:
+    """Why a request that tells what was done ("i sent 5 usdc ...") plans nothing."""
+    return f'"{word}" tells what was already done, so there is nothing to plan. {CAPABILITIES}'
+
+
 def chit_chat() -> str:
     return f"There's nothing to plan in that. {CAPABILITIES}"
 

@@ -73,7 +73,7 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     """A question rather than a request: "what is a bridge", "how much eth do i have", "should i stake",
     "do you support solana" (but not "can you swap ...", "what about base", "do the same on base")."""
     words = [
-        lexeme.text
+        lexeme.token.text if lexeme.guessed and lexeme.token is not None else lexeme.text
         for lexeme in lexemes
         if lexeme.kind not in ("punct", "mark")
         and not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
@@ -85,6 +85,8 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
         return False  # "is it possible to swap ...": a request
     if any(word in QUESTION_VERBS for word in words[:3]):
         return True  # "explain bridging", "can you explain ..."
+    if (first, second) == ("tell", "me") and len(words) > 2 and words[2] in _TOLD_ABOUT:
+        return True  # "tell me about uniswap", "tell me how bridging works"
     if first in QUESTION_WORDS:
         return (first, second) not in FOLLOW_UP_QUESTIONS
     if first in QUESTION_AUXILIARIES:
@@ -96,6 +98,8 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     return False
 
 
+# Words after "tell me" that ask to be told something, not to be alerted ("tell me when ..." waits).
+_TOLD_ABOUT: Final = frozenset({"about", "how", "what", "why", "more", "who", "which", "whether"})
 # Filler that may open a question ("hey, what is a bridge", "quick question: how ...").
 _OPENING_FILLER: Final = frozenset(
     {"hey", "hi", "hello", "yo", "gm", "so", "ok", "okay", "um", "quick", "question"}

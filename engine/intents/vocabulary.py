@@ -221,3 +221,38 @@ def prep_role(word: str) -> str | None:
         if word in words:
             return role
     return None
+
+
+# Past forms of the verbs that are not the verb plus "-ed" ("sent", "sold").
+_IRREGULAR_PAST: Final[dict[str, str]] = {
+    "sent": "send",
+    "sold": "sell",
+    "bought": "buy",
+    "paid": "pay",
+    "repaid": "repay",
+    "withdrew": "withdraw",
+    "withdrawn": "withdraw",
+    "lent": "lend",
+    "gave": "give",
+    "threw": "throw",
+    "thrown": "throw",
+    "swept": "sweep",
+    "exited": "exit",
+}
+
+
+def past_of(word: str) -> str | None:
+    """The verb a past form is made of ("sent" -> send, "swapped" -> swap, "supplied" -> supply), or None.
+    A request that only says what was done ("i sent 5 usdc to ...") asks for nothing to be done."""
+    if word in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[word]
+    if not word.endswith("ed") or len(word) < 5:
+        return None
+    stem = word[:-2]
+    candidates = (
+        stem,
+        word[:-1],
+        stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "",
+        stem[:-1] + "y",
+    )
+    return next((candidate for candidate in candidates if candidate in VERBS), None)

@@ -184,3 +184,34 @@ def test_a_less_than_sign_before_a_level_still_waits() -> None:
     response = parse("swap 40 usdc for eth on base if eth < 3000", *WALLETS)
     assert not response.intents and not response.clarifications
     assert "condition" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    ("prompt", "word"),
+    [
+        (f"i sent 5 usdc to {EVM_C} on base", "sent"),
+        ("i swapped 1 eth for usdc on base", "swapped"),
+        ("i bridged 100 usdc from base to arbitrum", "bridged"),
+        ("yesterday i sold 1 eth for usdc on base", "sold"),
+    ],
+)
+def test_telling_what_was_done_plans_nothing(prompt: str, word: str) -> None:
+    # A past form was once corrected to its verb ("sent" -> send) and planned again.
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert f'"{word}" tells what was already done' in response.reasoning
+
+
+def test_a_past_form_in_a_link_still_links() -> None:
+    response = parse("bridge 100 usdc from base to arbitrum, once bridged deposit it into aave", *WALLETS)
+    assert [(i.action, i.amount) for i in response.intents] == [
+        ("bridge", Decimal(100)),
+        ("deposit", "chained"),
+    ]
+
+
+@pytest.mark.parametrize("prompt", ["tell me about uniswap", "tell me how to bridge to base"])
+def test_tell_me_about_is_a_question(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "question" in response.reasoning
