@@ -70,7 +70,8 @@ UP = words(
     "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",
     "climb", "increases", "increase", "surges", "surge", "spikes", "spike", "moons", "grows", "goes up",
     "higher", "rallies", "rally", "rips", "rip", "ripping", "soars", "soar", "soaring", "skyrockets",
-    "rockets", "shoots up",
+    "rockets", "shoots up", "pumped", "jumped", "climbed", "rallied", "spiked", "surged", "mooned", "risen",
+    "gained", "ripped", "soared",
 )  # fmt: skip
 DOWN = words(
     "down", "drops", "drop", "dropping", "dropped", "falls", "fall", "falling", "fell", "dumps", "dump",
@@ -78,6 +79,7 @@ DOWN = words(
     "loses", "lose", "sinks", "sink", "slides", "slide", "plunges", "plunge", "lower", "goes down",
     "depegs", "depeg", "depegging", "bleeds", "bleed", "bleeding", "craters", "crater", "tumbles",
     "tumble", "plummets", "plummet", "nosedives", "nosedive", "slumps", "slump", "nukes", "nuked",
+    "dumped", "tanked", "crashed", "dipped", "sank", "slid", "plunged", "declined", "fallen", "lost",
 )  # fmt: skip
 # A move of unstated direction or size.
 MOVE = words(

@@ -115,7 +115,15 @@ def test_a_question_whose_options_could_not_compile_answers_with_the_reason() ->
     assert "wobbles" in result.reason
 
 
-@pytest.mark.parametrize("text", ["heads up if eth rips 7 percent", "heads up if sol bleeds 12 percent"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "heads up if eth rips 7 percent",
+        "heads up if sol bleeds 12 percent",
+        "tell me if eth has pumped 10%",
+        "alert me if sol has fallen 20%",
+    ],
+)
 def test_slang_moves_take_their_direction(text: str) -> None:
     result = compile_request(text, WALLETS)
     assert isinstance(result, Compiled), result
