@@ -122,3 +122,15 @@ class DeliveryReplayed(BaseModel):
 class EndpointEnabled(BaseModel):
     id: str
     status: str
+
+
+class EndpointHealthOut(BaseModel):
+    id: str
+    url: str
+    status: str = Field(description="active or disabled")
+    failure_streak: int = Field(description="consecutive dead-lettered deliveries; 10 disables the endpoint")
+    disabled_at: int | None
+
+
+class EndpointHealthList(BaseModel):
+    endpoints: list[EndpointHealthOut]

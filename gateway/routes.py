@@ -297,6 +297,15 @@ def routes() -> list[Route]:
             error_statuses=(400, 401, 403, 404, 429, 503),
         ),
         Route(
+            "GET",
+            "/webhook-endpoints/health",
+            dashboard_api.endpoint_health,
+            "The tenant's endpoints with their failure streak and when they were disabled.",
+            scope="agents",
+            response_model=operator_models.EndpointHealthList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
             "POST",
             "/webhook-endpoints/<endpoint_id>/enable",
             dashboard_api.enable_endpoint,

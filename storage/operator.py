@@ -199,3 +199,34 @@ def enable_endpoint(conn: Connection, tenant_id: str, endpoint_id: str) -> str |
             .values(status=ENDPOINT_ACTIVE, consecutive_dead=0, disabled_at=None)
         )
     return ENDPOINT_ACTIVE
+
+
+@dataclass(frozen=True)
+class EndpointHealth:
+    id: str
+    url: str
+    status: str
+    failure_streak: int
+    disabled_at: int | None
+
+
+def endpoint_health(conn: Connection, tenant_id: str) -> list[EndpointHealth]:
+    """The tenant's endpoints (deleted ones left out), oldest first, with their run of consecutive
+    dead-lettered deliveries (the count that disables an endpoint at the contract's 10)."""
+    query = (
+        sa.select(
+            webhook_endpoints.c.id,
+            webhook_endpoints.c.url,
+            webhook_endpoints.c.status,
+            webhook_endpoints.c.consecutive_dead,
+            webhook_endpoints.c.disabled_at,
+        )
+        .where(
+            webhook_endpoints.c.tenant_id == tenant_id,
+            webhook_endpoints.c.status.in_([ENDPOINT_ACTIVE, ENDPOINT_DISABLED]),
+        )
+        .order_by(webhook_endpoints.c.created_at, webhook_endpoints.c.id)
+    )
+    return [
+        EndpointHealth(r.id, r.url, r.status, r.consecutive_dead, r.disabled_at) for r in conn.execute(query)
+    ]

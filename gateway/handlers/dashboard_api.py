@@ -12,6 +12,7 @@ from gateway.operator_models import (
     DeliveryList,
     DeliveryReplayed,
     EndpointEnabled,
+    EndpointHealthList,
     KeyList,
     KeyRevoked,
 )
@@ -47,3 +48,7 @@ async def replay_delivery(call: Call) -> DeliveryReplayed:
 async def enable_endpoint(call: Call) -> EndpointEnabled:
     tenant_id, endpoint_id = call.principal.tenant_id, call.path["endpoint_id"]
     return await operator.enable_endpoint(call.services.db, tenant_id, endpoint_id)
+
+
+async def endpoint_health(call: Call) -> EndpointHealthList:
+    return await operator.endpoint_health(call.services.db, call.principal.tenant_id)

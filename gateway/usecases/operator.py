@@ -18,6 +18,8 @@ from gateway.operator_models import (
     DeliveryOut,
     DeliveryReplayed,
     EndpointEnabled,
+    EndpointHealthList,
+    EndpointHealthOut,
     KeyList,
     KeyOut,
     KeyRevoked,
@@ -154,3 +156,8 @@ async def enable_endpoint(db: Database, tenant_id: str, endpoint_id: str) -> End
     if status is None:
         raise NotFound("endpoint", "No webhook endpoint with this id exists for your tenant.")
     return EndpointEnabled(id=endpoint_id, status=status)
+
+
+async def endpoint_health(db: Database, tenant_id: str) -> EndpointHealthList:
+    rows = await db.read(store.endpoint_health, tenant_id)
+    return EndpointHealthList(endpoints=[EndpointHealthOut(**vars(row)) for row in rows])

@@ -109,12 +109,14 @@ async def test_deliveries_show_attempts_filter_replay_and_reenable(settings: Set
                 .values(status="disabled")
             )
         )
+        health = (await client.get("/webhook-endpoints/health")).json()["endpoints"]
         blocked = await client.post(f"/deliveries/{delivery_id}/replay")
         enabled = await client.post(f"/webhook-endpoints/{endpoint_id}/enable")
         replayed = await client.post(f"/deliveries/{delivery_id}/replay")
         queued = (await client.get("/deliveries", params={"state": "queued"})).json()["deliveries"]
         missing = await client.post("/deliveries/nope/replay")
         statuses = (await client.get("/webhook-endpoints")).json()["endpoints"]
+        healed = (await client.get("/webhook-endpoints/health")).json()["endpoints"]
     assert [d["id"] for d in listed] == [delivery_id]
     delivery = listed[0]
     assert delivery["event_type"] == "agent.test" and delivery["agent_id"] == agent["id"]
@@ -134,6 +136,8 @@ async def test_deliveries_show_attempts_filter_replay_and_reenable(settings: Set
     assert blocked.status_code == 400 and blocked.json()["issues"][0]["field"] == "delivery_id"
     assert enabled.json() == {"id": endpoint_id, "status": "active"}
     assert statuses[0]["status"] == "active"
+    assert [(e["id"], e["status"], e["failure_streak"]) for e in health] == [(endpoint_id, "disabled", 1)]
+    assert [(e["status"], e["failure_streak"], "disabled_at" in e) for e in healed] == [("active", 0, False)]
     assert replayed.status_code == 200 and [d["id"] for d in queued] == [delivery_id]
     assert queued[0]["next_attempt_at"] == replayed.json()["next_attempt_at"]
     assert missing.status_code == 404 and missing.json()["error"] == "delivery_not_found"
