@@ -52,8 +52,10 @@ class KeyOut(BaseModel):
     prefix: str = Field(description="the key's first characters, enough to recognise it; never the key")
     scopes: list[str]
     created_at: int
-    last_used_at: int | None = Field(description="last admitted request seen by this process; null if none")
-    revoked_at: int | None
+    last_used_at: int | None = Field(
+        None, description="last admitted request seen by this process; absent if none"
+    )
+    revoked_at: int | None = Field(None, description="epoch-ms; absent while the key is active")
     current: bool = Field(description="true for the key making this request")
 
 
@@ -90,9 +92,9 @@ class DeliveryAttemptOut(BaseModel):
     attempt: int
     at: int
     outcome: str = Field(description="delivered or failed")
-    status_code: int | None
-    latency_ms: int | None
-    error: str | None
+    status_code: int | None = Field(None, description="absent when the receiver never answered")
+    latency_ms: int | None = None
+    error: str | None = None
 
 
 class DeliveryOut(BaseModel):
@@ -104,7 +106,9 @@ class DeliveryOut(BaseModel):
     endpoint_url: str
     state: str = Field(description="queued, delivered or dead")
     attempts_made: int
-    next_attempt_at: int | None = Field(description="epoch-ms of the next try while queued, else null")
+    next_attempt_at: int | None = Field(
+        None, description="epoch-ms of the next try while queued; absent otherwise"
+    )
     created_at: int
     attempts: list[DeliveryAttemptOut] = Field(description="latest attempts, newest first")
 
@@ -129,7 +133,7 @@ class EndpointHealthOut(BaseModel):
     url: str
     status: str = Field(description="active or disabled")
     failure_streak: int = Field(description="consecutive dead-lettered deliveries; 10 disables the endpoint")
-    disabled_at: int | None
+    disabled_at: int | None = Field(None, description="epoch-ms; absent while active")
 
 
 class EndpointHealthList(BaseModel):

@@ -72,7 +72,11 @@ const session = { onRefused: () => {} };
 const EXACT = typeof JSON.rawJSON === "function";
 
 function exactReviver(_key, value, context) {
-  return EXACT && typeof value === "number" && context ? JSON.rawJSON(context.source) : value;
+  // Safe integers (step orders, counts, whole amounts) are exact as numbers; the rest keep their text.
+  if (!EXACT || typeof value !== "number" || !context || Number.isSafeInteger(value) && /^-?\d+$/.test(context.source)) {
+    return value;
+  }
+  return JSON.rawJSON(context.source);
 }
 
 function num(value) {

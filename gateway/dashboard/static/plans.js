@@ -95,7 +95,7 @@ async function buildPlan() {
   plan.steps = data.steps;
   const s = data.summary;
   $("plan-steps").replaceChildren(
-    el("p", { text: `${data.steps.length} steps · ${s.bridge_count} bridges · est. fees $${s.est_fee_usd} · after fees ${s.total_after_fees}` }),
+    el("p", { text: `${data.steps.length} steps · ${num(s.bridge_count)} bridges · est. fees $${s.est_fee_usd} · after fees ${s.total_after_fees}` }),
     table(["#", "Chain", "Step", "Amount", "Calldata", "Simulation"], data.steps.map(stepRow), "Plan steps"),
     el("button", { type: "button", id: "simulate-plan", text: "Simulate", onclick: () => simulatePlan().catch(report) }),
   );
