@@ -4,29 +4,17 @@ the ordered steps; copying a step's calldata to the clipboard; the per-step simu
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import trio
 
-from devnet.anvil import AnvilNotFound, find_anvil
-from gateway.config import Settings
 from tests.dashboard.browser import CHROMIUM, CHROMIUM_FLAGS, DESKTOP, TIMEOUT_MS, require_browser
-from tests.support.server import Running, running_service
+from tests.docs.test_integration_guide import devnet  # noqa: F401  (the devnet service fixture)
+from tests.support.server import Running
 
 # The first of anvil's well-known dev accounts (the integration guide uses the fourth).
 WALLET = "0x90F79bf6EB2c4f870365E785982E1f101E93b906"
-
-
-@pytest.fixture
-async def devnet(settings: Settings) -> AsyncIterator[Running]:
-    try:
-        find_anvil()
-    except AnvilNotFound as error:
-        pytest.fail(str(error))
-    async with running_service(settings.model_copy(update={"devnet": True})) as running:
-        yield running
 
 
 def drive(base: str, key: str) -> dict[str, Any]:
@@ -78,7 +66,7 @@ def drive(base: str, key: str) -> dict[str, Any]:
 
 
 @pytest.mark.anvil
-async def test_plan_panel_clarifies_plans_copies_calldata_and_simulates(devnet: Running) -> None:
+async def test_plan_panel_clarifies_plans_copies_calldata_and_simulates(devnet: Running) -> None:  # noqa: F811
     require_browser()
     assert devnet.dev_key
     with trio.fail_after(150):
