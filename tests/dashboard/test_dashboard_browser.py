@@ -111,6 +111,25 @@ def desktop_flows(page: Any, expect: Any, key: str, seen: dict[str, Any]) -> Non
     seen["next_retry"] = delivery.locator("td").nth(5).inner_text()
     delivery.get_by_role("button", name="Replay").click()
     expect(page.locator("#notice")).to_contain_text("Delivery queued")
+    remedy_flow(page, expect, seen)
+
+
+# An event carrying a remedy, in the shape the pull rail gives it: the page renders it when present.
+REMEDY_EVENT = """{"id": "evt_REMEDY", "type": "agent.triggered", "created_at": 1,
+  "agent": {"id": "w_alert_REMEDY", "kind": "health"}, "trigger": {"headline": "Health factor 1.2"},
+  "remedy": {"summary": {"total_after_fees": "500.0", "bridge_count": 0, "est_fee_usd": "0.12"},
+    "steps": [{"order": 1, "type": "approve", "chain": "base", "protocol": "aave", "action_type": "Approve",
+      "asset": "USDC", "amount": 500.123456, "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      "data": "0x095ea7b3", "value": "0", "description": "Approve USDC"}],
+    "simulation": {"success": true, "gas_used": "46,000"}}}"""
+
+
+def remedy_flow(page: Any, expect: Any, seen: dict[str, Any]) -> None:
+    page.evaluate(f"showEvent(JSON.parse({REMEDY_EVENT!r}, exactReviver))")
+    item = page.locator("#feed li[data-event-id='evt_REMEDY']")
+    item.locator("details.remedy summary").click()
+    expect(item.locator("details.remedy tbody tr")).to_have_count(1)
+    seen["remedy"] = item.locator("details.remedy").inner_text()
 
 
 def phone_flows(page: Any, expect: Any, key: str, seen: dict[str, Any]) -> None:
@@ -223,6 +242,8 @@ async def test_dashboard_flows_at_desktop_and_phone_width(settings: Settings, tm
     assert [k["current"] for k in keys if "revoked_at" in k] == [False]
     assert any(e["id"] == seen["event_id"] and e["agent"]["id"] == seen["agent_id"] for e in events)
     assert seen["question"]
+    assert "500.123456 USDC" in seen["remedy"] and "Copy calldata" in seen["remedy"]
+    assert "simulated ok" in seen["remedy"] and "est fee usd 0.12" in seen["remedy"]
     assert "#1 failed" in seen["attempt_row"] and "503" in seen["attempt_row"]
     assert seen["endpoint_url"] == url
     assert "503" in seen["delivery_row"] and "42 ms" in seen["delivery_row"] and seen["next_retry"] != "none"

@@ -177,6 +177,7 @@ function showEvent(item) {
     el("span", { text: trigger.headline || "" }),
     el("span", { class: "when", text: `${item.agent.id} · ${when(item.created_at)}` }),
   );
+  if (item.remedy && typeof item.remedy === "object") li.append(remedyBox(item));
   noteEvent(item);
   refreshSoon();
   const list = $("feed");
@@ -208,7 +209,7 @@ function handleFrame(frame) {
   }
   if (id && data) {
     feed.lastId = id;
-    showEvent(JSON.parse(data));
+    showEvent(JSON.parse(data, exactReviver));
   }
 }
 

@@ -145,3 +145,44 @@ async function loadChains() {
   select.replaceChildren(...meta.chains.map((c) => el("option", { value: c, text: c })));
   select.value = meta.chains.includes(chosen) ? chosen : meta.chains[0];
 }
+
+// ---- an event's remedy (a plan the agent's event may carry; nothing here signs it) -------------------
+
+function remedyContent(remedy) {
+  const parts = [];
+  const summary = remedy.summary;
+  if (typeof summary === "string") parts.push(el("p", { text: summary }));
+  else if (summary && typeof summary === "object") {
+    parts.push(el("p", { text: Object.entries(summary).map(([k, v]) => `${k.replaceAll("_", " ")} ${num(v)}`).join(" · ") }));
+  }
+  for (const name of ["reason", "error", "unavailable_reason", "note"]) {
+    if (typeof remedy[name] === "string") parts.push(el("p", { class: "muted", text: remedy[name] }));
+  }
+  const steps = Array.isArray(remedy.steps) ? remedy.steps : [];
+  if (steps.length) {
+    parts.push(table(["#", "Chain", "Step", "Amount", "Calldata", "Simulation"], steps.map(stepRow), "Remedy steps"));
+  }
+  const simulation = remedy.simulation;
+  if (simulation && typeof simulation === "object") {
+    const text = simulation.success ? `simulated ok · gas ${simulation.gas_used || ""}` : `simulation: ${simulation.error || "reverted"}`;
+    parts.push(el("p", { class: simulation.success ? "sim ok" : "sim bad", text }));
+  }
+  return parts;
+}
+
+function remedyBox(item) {
+  const body = el("div", { class: "remedy-body" }, ...remedyContent(item.remedy));
+  const requote = el("button", {
+    type: "button",
+    text: "Rebuild the plan now",
+    onclick: async () => {
+      try {
+        const fresh = await api("GET", `/events/${encodeURIComponent(item.id)}/plan`, undefined, true);
+        body.replaceChildren(...remedyContent(fresh.remedy || fresh));
+      } catch (error) {
+        body.append(el("p", { class: "error", text: describe(error) }));
+      }
+    },
+  });
+  return el("details", { class: "remedy" }, el("summary", { text: "Remedy plan (unsigned)" }), body, requote);
+}
