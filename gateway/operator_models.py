@@ -138,3 +138,16 @@ class EndpointHealthOut(BaseModel):
 
 class EndpointHealthList(BaseModel):
     endpoints: list[EndpointHealthOut]
+
+
+class ReadingOut(BaseModel):
+    agent_id: str
+    value: str = Field(description="the last value the agent's rule read, as an exact decimal string")
+    at: int | None = Field(None, description="epoch-ms when that value was stored")
+
+
+class ReadingList(BaseModel):
+    """The tenant's agents' last stored readings. Agents checked in memory (price agents) store their
+    reading when they cross, so `at` can be older than the agent's `last_checked_at`."""
+
+    readings: list[ReadingOut]

@@ -279,6 +279,15 @@ def routes() -> list[Route]:
         ),
         Route(
             "GET",
+            "/agent-readings",
+            dashboard_api.agent_readings,
+            "The last value each of the tenant's agents read, as stored, and when it was stored.",
+            scope="agents",
+            response_model=operator_models.ReadingList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
             "/deliveries",
             dashboard_api.list_deliveries,
             "The tenant's webhook deliveries, newest first, filtered, each with its latest attempts.",

@@ -11,7 +11,15 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.events import DEAD, DELIVERED, ENDPOINT_ACTIVE, ENDPOINT_DISABLED, QUEUED
-from storage.schema import api_keys, credit_ledger, deliveries, delivery_attempts, events, webhook_endpoints
+from storage.schema import (
+    agents,
+    api_keys,
+    credit_ledger,
+    deliveries,
+    delivery_attempts,
+    events,
+    webhook_endpoints,
+)
 
 
 @dataclass(frozen=True)
@@ -230,3 +238,20 @@ def endpoint_health(conn: Connection, tenant_id: str) -> list[EndpointHealth]:
     return [
         EndpointHealth(r.id, r.url, r.status, r.consecutive_dead, r.disabled_at) for r in conn.execute(query)
     ]
+
+
+@dataclass(frozen=True)
+class StoredReading:
+    """An agent's edge state as last written and when it was written (epoch-ms). Agents held in memory
+    by shard write it when they cross, so `at` can be older than the agent's last check."""
+
+    agent_id: str
+    edge_state: str
+    at: int | None
+
+
+def stored_readings(conn: Connection, tenant_id: str) -> list[StoredReading]:
+    query = sa.select(agents.c.id, agents.c.edge_state, agents.c.last_checked_at).where(
+        agents.c.tenant_id == tenant_id, agents.c.edge_state.is_not(None)
+    )
+    return [StoredReading(r.id, r.edge_state, r.last_checked_at) for r in conn.execute(query)]

@@ -15,6 +15,7 @@ from gateway.operator_models import (
     EndpointHealthList,
     KeyList,
     KeyRevoked,
+    ReadingList,
 )
 from gateway.policy import Call
 from gateway.usecases import operator
@@ -52,3 +53,7 @@ async def enable_endpoint(call: Call) -> EndpointEnabled:
 
 async def endpoint_health(call: Call) -> EndpointHealthList:
     return await operator.endpoint_health(call.services.db, call.principal.tenant_id)
+
+
+async def agent_readings(call: Call) -> ReadingList:
+    return await operator.readings(call.services.db, call.principal.tenant_id)

@@ -4,6 +4,8 @@ disabled endpoint. Every call is scoped to the caller's tenant; another tenant's
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from typing import Any
 
 from engine.limits import RATE_TIERS
@@ -24,6 +26,8 @@ from gateway.operator_models import (
     KeyOut,
     KeyRevoked,
     RateOut,
+    ReadingList,
+    ReadingOut,
     RefusalOut,
     UsageBar,
     UsageSeries,
@@ -161,3 +165,15 @@ async def enable_endpoint(db: Database, tenant_id: str, endpoint_id: str) -> End
 async def endpoint_health(db: Database, tenant_id: str) -> EndpointHealthList:
     rows = await db.read(store.endpoint_health, tenant_id)
     return EndpointHealthList(endpoints=[EndpointHealthOut(**vars(row)) for row in rows])
+
+
+async def readings(db: Database, tenant_id: str) -> ReadingList:
+    """Each agent's last stored value (agents with no reading yet are left out)."""
+    rows = await db.read(store.stored_readings, tenant_id)
+    out = []
+    for row in rows:
+        # Edge states are engine JSON with decimals as strings (engine.agents.edges.EdgeState).
+        value = json.loads(row.edge_state, parse_float=Decimal).get("last_value")
+        if value is not None:
+            out.append(ReadingOut(agent_id=row.agent_id, value=str(value), at=row.at))
+    return ReadingList(readings=out)

@@ -8,6 +8,7 @@ at both widths."""
 from __future__ import annotations
 
 import struct
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,11 @@ import sqlalchemy as sa
 import trio
 from ulid import ULID
 
+from engine.agents.edges import EdgeState
 from gateway.config import Settings
 from storage import accounts, webhooks
 from storage.clock import wall_ms
+from storage.schema import agents as agents_table
 from storage.schema import webhook_endpoints
 from tests.dashboard.browser import (
     CHROMIUM,
@@ -80,6 +83,7 @@ def desktop_flows(page: Any, expect: Any, key: str, seen: dict[str, Any]) -> Non
     expect(item.locator(".type")).to_have_text("agent.test")
     seen["event_id"] = item.get_attribute("data-event-id")
     expect(row.locator("td").nth(4)).to_contain_text("agent.test")
+    seen["readings"] = page.locator("#agents-body td:nth-child(6)").all_inner_texts()
 
     # Plain English with the clarification round trip in the page.
     plain = page.locator("#request-form")
@@ -222,6 +226,14 @@ async def test_dashboard_flows_at_desktop_and_phone_width(settings: Settings, tm
         watched = await created(client, TYPED_BODIES["price"])
         assert (await client.post(f"/agents/{watched['id']}/test")).status_code == 202
         failed_attempt(svc.services)
+        state = EdgeState(baseline_set=True, last_value=Decimal("3999.5"), last_met=False)
+        svc.services.db.transaction(
+            lambda conn: conn.execute(
+                sa.update(agents_table)
+                .where(agents_table.c.id == watched["id"])
+                .values(edge_state=state.to_json())
+            )
+        )
         off = endpoint(svc.services, tenant, "https://receiver.example/off")
         svc.services.db.transaction(
             lambda conn: conn.execute(
@@ -242,6 +254,7 @@ async def test_dashboard_flows_at_desktop_and_phone_width(settings: Settings, tm
     assert [k["current"] for k in keys if "revoked_at" in k] == [False]
     assert any(e["id"] == seen["event_id"] and e["agent"]["id"] == seen["agent_id"] for e in events)
     assert seen["question"]
+    assert sorted(seen["readings"]) == ["3999.5", "none yet"]
     assert "500.123456 USDC" in seen["remedy"] and "Copy calldata" in seen["remedy"]
     assert "simulated ok" in seen["remedy"] and "est fee usd 0.12" in seen["remedy"]
     assert "#1 failed" in seen["attempt_row"] and "503" in seen["attempt_row"]

@@ -4,14 +4,17 @@ each scoped to the caller's tenant and answering the contract's envelope."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import sqlalchemy as sa
 from ulid import ULID
 
+from engine.agents.edges import EdgeState
 from gateway.config import Settings
 from storage import accounts, webhooks
 from storage.clock import wall_ms
+from storage.schema import agents as agents_table
 from storage.schema import webhook_endpoints
 from tests.gateway.test_agents_support import TYPED_BODIES, created, serving, tenant_id
 from tests.gateway.test_envelope import make_key
@@ -155,3 +158,20 @@ async def test_operator_routes_are_in_the_openapi_document(settings: Settings) -
         "/webhook-endpoints/{endpoint_id}/enable",
     ):
         assert any(p.endswith(path) for p in paths), path
+
+
+async def test_agent_readings_show_the_last_stored_value_exactly(settings: Settings) -> None:
+    async with serving(settings) as (svc, client):
+        agent = await created(client, TYPED_BODIES["price"])
+        fresh = (await client.get("/agent-readings")).json()["readings"]
+        state = EdgeState(baseline_set=True, last_value=Decimal("4000.123456789012345678"), last_met=True)
+        svc.services.db.transaction(
+            lambda conn: conn.execute(
+                sa.update(agents_table)
+                .where(agents_table.c.id == agent["id"])
+                .values(edge_state=state.to_json(), last_checked_at=1_700_000_000_000)
+            )
+        )
+        read = (await client.get("/agent-readings")).json()["readings"]
+    assert fresh == []
+    assert read == [{"agent_id": agent["id"], "value": "4000.123456789012345678", "at": 1_700_000_000_000}]

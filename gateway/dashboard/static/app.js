@@ -13,6 +13,15 @@ const RETRY_MAX_S = 60;
 
 // ---- agents -------------------------------------------------------------------------------------------
 
+// Last stored reading per agent id (GET /agent-readings).
+const readings = new Map();
+
+function readingText(agentId) {
+  const reading = readings.get(agentId);
+  if (!reading) return "none yet";
+  return reading.at === undefined ? reading.value : `${reading.value} · ${when(reading.at)}`;
+}
+
 // Newest event per agent id, from the pull rail's first page (and the live feed after it).
 const lastEvents = new Map();
 
@@ -32,8 +41,14 @@ function agentState(agent) {
 }
 
 async function loadAgents() {
-  const [page, events] = await Promise.all([api("GET", "/agents?limit=200"), api("GET", "/agent-events?limit=200")]);
+  const [page, events, stored] = await Promise.all([
+    api("GET", "/agents?limit=200"),
+    api("GET", "/agent-events?limit=200"),
+    api("GET", "/agent-readings"),
+  ]);
   for (const item of events.events) noteEvent(item);
+  readings.clear();
+  for (const reading of stored.readings) readings.set(reading.agent_id, reading);
   const body = $("agents-body");
   body.replaceChildren(...page.agents.map(agentRow));
   $("agents-empty").hidden = page.agents.length > 0;
@@ -80,6 +95,7 @@ function agentRow(agent) {
     el("td", { class: `status-${agent.status}`, text: agent.status }),
     el("td", { class: `state-${agentState(agent)}`, text: agentState(agent) }),
     el("td", { text: lastEventText(agent.id) }),
+    el("td", { text: readingText(agent.id) }),
     el("td", { text: when(agent.last_checked_at) }),
     el("td", { class: "actions" }, toggle, " ", test, " ", del),
   );
