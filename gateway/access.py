@@ -57,7 +57,9 @@ async def admit(services: Services, authorization: str | None, scope: str | None
         raise scope_forbidden(scope)
     decision = await services.limiter.hit(principal.key_id, principal.tier)
     if not decision.allowed:
+        services.activity.refused(principal.key_id, decision.limit, decision.window_ms)
         raise rate_limited(decision)
+    services.activity.used(principal.key_id)
     return Grant(principal, decision)
 
 

@@ -58,6 +58,11 @@ class Authenticator:
                 return cached[0]
         return await self._lookup(key_hash)
 
+    def forget_key(self, key_id: str) -> None:
+        """Drop cached lookups of a key just revoked, so this process refuses it from the next request."""
+        for key_hash in [h for h, (p, _) in self._cache.items() if p.key_id == key_id]:
+            del self._cache[key_hash]
+
     async def _lookup(self, key_hash: str) -> Principal:
         done = self._pending[key_hash] = trio.Event()
         try:

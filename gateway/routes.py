@@ -20,9 +20,9 @@ from engine.agents import (
 from engine.intents import IntentResponse
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
 from engine.simulate import SimulateRequest, SimulateResponse
-from gateway import agent_models
+from gateway import agent_models, operator_models
 from gateway.api_models import MetaResponse, UsageResponse
-from gateway.handlers import account, planning
+from gateway.handlers import account, dashboard_api, planning
 from gateway.handlers import agents as agent_handlers
 from gateway.handlers import events as event_handlers
 from gateway.handlers import intent as intent_handlers
@@ -248,6 +248,80 @@ def routes() -> list[Route]:
             query_model=AttemptsQuery,
             response_model=AttemptList,
             error_statuses=(400, 401, 403, 404, 429, 503),
+        ),
+        # operator routes (beyond the contract; docs/decisions.md)
+        Route(
+            "GET",
+            "/account",
+            dashboard_api.get_account,
+            "The calling key's tenant: balance, credit use over time, rate tier and recent 429s.",
+            query_model=operator_models.AccountQuery,
+            response_model=operator_models.AccountResponse,
+            error_statuses=(400, 401, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/keys",
+            dashboard_api.list_keys,
+            "The tenant's API keys (id, prefix, scopes, created, last used, revoked); never the key itself.",
+            scope="agents",
+            response_model=operator_models.KeyList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "POST",
+            "/keys/<key_id>/revoke",
+            dashboard_api.revoke_key,
+            "Revoke one of the tenant's API keys; repeating it answers the first revocation.",
+            scope="agents",
+            response_model=operator_models.KeyRevoked,
+            error_statuses=(401, 403, 404, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/agent-readings",
+            dashboard_api.agent_readings,
+            "The last value each of the tenant's agents read, as stored, and when it was stored.",
+            scope="agents",
+            response_model=operator_models.ReadingList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/deliveries",
+            dashboard_api.list_deliveries,
+            "The tenant's webhook deliveries, newest first, filtered, each with its latest attempts.",
+            scope="agents",
+            query_model=operator_models.DeliveriesQuery,
+            response_model=operator_models.DeliveryList,
+            error_statuses=(400, 401, 403, 429, 503),
+        ),
+        Route(
+            "POST",
+            "/deliveries/<delivery_id>/replay",
+            dashboard_api.replay_delivery,
+            "Queue one delivery for another attempt at the next delivery tick.",
+            scope="agents",
+            response_model=operator_models.DeliveryReplayed,
+            error_statuses=(400, 401, 403, 404, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/webhook-endpoints/health",
+            dashboard_api.endpoint_health,
+            "The tenant's endpoints with their failure streak and when they were disabled.",
+            scope="agents",
+            response_model=operator_models.EndpointHealthList,
+            error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "POST",
+            "/webhook-endpoints/<endpoint_id>/enable",
+            dashboard_api.enable_endpoint,
+            "Set a disabled endpoint active again with a fresh failure streak.",
+            scope="agents",
+            response_model=operator_models.EndpointEnabled,
+            error_statuses=(401, 403, 404, 429, 503),
         ),
         # streams
         Route(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from gateway.activity import KeyActivity
 from gateway.auth import Authenticator
 from gateway.config import Settings
 from gateway.metrics import Metrics
@@ -33,6 +34,7 @@ class Services:
     auth: Authenticator
     limiter: RateLimiter
     metrics: Metrics = field(default_factory=Metrics)
+    activity: KeyActivity = field(default_factory=KeyActivity)
     # Set by gateway.runtime while the process's outbound clients are open.
     planning: Planning | None = None
     simulation: Simulation | None = None

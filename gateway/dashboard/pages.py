@@ -28,7 +28,8 @@ async def _file(name: str) -> Response:
 
 
 def install_dashboard(app: QuartTrio) -> None:
-    """Add GET /dashboard (the page) and GET /dashboard/<file> (its scripts and styles)."""
+    """Add GET /dashboard (the page), GET /dashboard/<file> (its scripts, styles and icon) and
+    GET /favicon.ico (the same icon, for browsers and tools that ask the root for it)."""
 
     @app.get("/dashboard")
     async def dashboard() -> Response:
@@ -37,3 +38,7 @@ def install_dashboard(app: QuartTrio) -> None:
     @app.get("/dashboard/<path:name>")
     async def dashboard_file(name: str) -> Response:
         return await _file(name)
+
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return await _file("favicon.svg")

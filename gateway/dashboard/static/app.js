@@ -1,10 +1,9 @@
 // intentgate dashboard: plain JavaScript, no build step. The API key lives in sessionStorage only (this tab,
 // this session) and travels as `Authorization: Bearer` to /v1beta; it is never put in a URL. Everything the
-// API returns is written into the page with textContent, never as HTML.
+// API returns is written into the page with textContent, never as HTML. Helpers are in core.js; the
+// account, webhook and plan panels in account.js, deliveries.js and plans.js.
 "use strict";
 
-const API = "/v1beta";
-const KEY_ITEM = "intentgate.api_key";
 // Events kept in the live feed list.
 const FEED_MAX = 100;
 // Seconds between stream reconnects: doubled after each failure up to the cap (each connect counts
@@ -12,70 +11,54 @@ const FEED_MAX = 100;
 const RETRY_FIRST_S = 2;
 const RETRY_MAX_S = 60;
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) {
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function when(value) {
-  if (value === null || value === undefined) return "not yet";
-  const date = typeof value === "number" ? new Date(value) : new Date(String(value));
-  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
-}
-
-function notice(text, bad = false) {
-  const box = $("notice");
-  box.textContent = text;
-  box.classList.toggle("bad", bad);
-}
-
-// ---- API calls -------------------------------------------------------------------------------------
-
-class ApiFailure extends Error {
-  constructor(status, body) {
-    super((body && body.friendly_message) || `The service answered ${status}.`);
-    this.status = status;
-    this.code = body && body.error;
-  }
-}
-
-async function api(method, path, body) {
-  const headers = { Authorization: `Bearer ${sessionStorage.getItem(KEY_ITEM)}` };
-  const init = { method, headers };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    init.body = body;
-  }
-  const response = await fetch(API + path, init);
-  const text = response.status === 204 ? "" : await response.text();
-  const data = text ? JSON.parse(text) : null;
-  if (response.status === 401) {
-    signOut("The API key was refused (unknown or revoked). Sign in again.");
-  }
-  if (!response.ok) throw new ApiFailure(response.status, data);
-  return data;
-}
-
-function report(error) {
-  notice(error instanceof ApiFailure ? error.message : `Request failed: ${error.message}`, true);
-}
-
 // ---- agents -------------------------------------------------------------------------------------------
 
+// Last stored reading per agent id (GET /agent-readings).
+const readings = new Map();
+
+function readingText(agentId) {
+  const reading = readings.get(agentId);
+  if (!reading) return "none yet";
+  return reading.at === undefined ? reading.value : `${reading.value} · ${when(reading.at)}`;
+}
+
+// Newest event per agent id, from the pull rail's first page (and the live feed after it).
+const lastEvents = new Map();
+
+function noteEvent(item) {
+  const known = lastEvents.get(item.agent.id);
+  if (!known || known.created_at <= item.created_at) lastEvents.set(item.agent.id, item);
+}
+
+function agentState(agent) {
+  // What the operator wants at a glance: a paused agent does nothing; otherwise its latest event says
+  // whether its source is failing (degraded), it has fired (triggered), or it waits (armed).
+  if (agent.status === "paused") return "paused";
+  const last = lastEvents.get(agent.id);
+  if (last && last.type === "agent.degraded") return "degraded";
+  if (last && last.type === "agent.triggered") return "triggered";
+  return "armed";
+}
+
 async function loadAgents() {
-  const page = await api("GET", "/agents?limit=200");
+  const [page, events, stored] = await Promise.all([
+    api("GET", "/agents?limit=200"),
+    api("GET", "/agent-events?limit=200"),
+    api("GET", "/agent-readings"),
+  ]);
+  for (const item of events.events) noteEvent(item);
+  readings.clear();
+  for (const reading of stored.readings) readings.set(reading.agent_id, reading);
   const body = $("agents-body");
   body.replaceChildren(...page.agents.map(agentRow));
   $("agents-empty").hidden = page.agents.length > 0;
+}
+
+function lastEventText(agentId) {
+  const last = lastEvents.get(agentId);
+  if (!last) return "none";
+  const headline = (last.trigger && last.trigger.headline) || "";
+  return `${last.type} · ${when(last.created_at)}${headline ? ` · ${headline}` : ""}`;
 }
 
 function agentRow(agent) {
@@ -110,6 +93,9 @@ function agentRow(agent) {
     el("td", {}, el("span", { text: agent.rendered || agent.intent || agent.kind }), el("span", { class: "id", text: agent.id })),
     el("td", { text: agent.kind }),
     el("td", { class: `status-${agent.status}`, text: agent.status }),
+    el("td", { class: `state-${agentState(agent)}`, text: agentState(agent) }),
+    el("td", { text: lastEventText(agent.id) }),
+    el("td", { text: readingText(agent.id) }),
     el("td", { text: when(agent.last_checked_at) }),
     el("td", { class: "actions" }, toggle, " ", test, " ", del),
   );
@@ -207,10 +193,24 @@ function showEvent(item) {
     el("span", { text: trigger.headline || "" }),
     el("span", { class: "when", text: `${item.agent.id} · ${when(item.created_at)}` }),
   );
+  if (item.remedy && typeof item.remedy === "object") li.append(remedyBox(item));
+  noteEvent(item);
+  refreshSoon();
   const list = $("feed");
   list.prepend(li);
   while (list.children.length > FEED_MAX) list.lastElementChild.remove();
   $("feed-empty").hidden = true;
+}
+
+// Panels an event changes (agents' state, deliveries) reload once per burst of events, not per event.
+let refreshTimer = null;
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => {
+    loadAgents().catch(report);
+    loadDeliveries().catch(report);
+    loadEndpoints().catch(report);
+  }, 500);
 }
 
 function handleFrame(frame) {
@@ -225,7 +225,7 @@ function handleFrame(frame) {
   }
   if (id && data) {
     feed.lastId = id;
-    showEvent(JSON.parse(data));
+    showEvent(JSON.parse(data, exactReviver));
   }
 }
 
@@ -272,53 +272,13 @@ function stopFeed() {
   feedStatus("offline");
 }
 
-// ---- webhook endpoints --------------------------------------------------------------------------------
-
-async function loadEndpoints() {
-  const data = await api("GET", "/webhook-endpoints");
-  const boxes = [];
-  for (const endpoint of data.endpoints) {
-    const attempts = await api("GET", `/webhook-endpoints/${encodeURIComponent(endpoint.id)}/attempts?limit=5`);
-    boxes.push(endpointBox(endpoint, attempts.attempts));
-  }
-  $("endpoints").replaceChildren(...boxes);
-  $("endpoints-empty").hidden = data.endpoints.length > 0;
-}
-
-function endpointBox(endpoint, attempts) {
-  const rows = attempts.map((a) =>
-    el(
-      "tr",
-      {},
-      el("td", { text: when(a.at) }),
-      el("td", { text: a.event_id }),
-      el("td", { text: `#${a.attempt} ${a.outcome}` }),
-      el("td", { text: a.status_code === null ? "no answer" : String(a.status_code) }),
-      el("td", { text: a.error || (a.latency_ms === null ? "" : `${a.latency_ms} ms`) }),
-    ),
-  );
-  const table = rows.length
-    ? el(
-        "table",
-        {},
-        el("thead", {}, el("tr", {}, ...["When", "Event", "Attempt", "Status", "Detail"].map((h) => el("th", { text: h })))),
-        el("tbody", {}, ...rows),
-      )
-    : el("p", { class: "muted", text: "No delivery attempts yet." });
-  return el(
-    "div",
-    { class: "endpoint", "data-endpoint-id": endpoint.id },
-    el("div", {}, el("span", { class: "url", text: endpoint.url }), " ", el("span", { class: "badge", text: endpoint.status })),
-    table,
-  );
-}
-
 // ---- session ------------------------------------------------------------------------------------------
 
 function showApp(signedIn) {
   $("sign-in-view").hidden = signedIn;
   $("app-view").hidden = !signedIn;
   $("sign-out").hidden = !signedIn;
+  $("nav").hidden = !signedIn;
   $("who").textContent = signedIn ? "signed in" : "";
 }
 
@@ -342,7 +302,12 @@ async function start() {
   }
   showApp(true);
   openFeed();
-  loadEndpoints().catch(report);
+  loadAccount().catch(report);
+  loadKeys().catch(report);
+  loadChains().catch(report);
+  loadEndpoints()
+    .then(loadDeliveries)
+    .catch(report);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -357,6 +322,17 @@ document.addEventListener("DOMContentLoaded", () => {
   $("sign-out").addEventListener("click", () => signOut());
   $("refresh-agents").addEventListener("click", () => loadAgents().catch(report));
   $("refresh-endpoints").addEventListener("click", () => loadEndpoints().catch(report));
+  $("usage-span").addEventListener("change", () => loadAccount().catch(report));
+  $("refresh-account").addEventListener("click", () => {
+    loadAccount().catch(report);
+    loadKeys().catch(report);
+  });
+  $("deliveries-filter").addEventListener("submit", (event) => {
+    event.preventDefault();
+    loadDeliveries().catch(report);
+  });
+  $("plan-form").addEventListener("submit", submitPlan);
+  session.onRefused = signOut;
   $("price-form").addEventListener("submit", createPrice);
   $("request-form").addEventListener("submit", (event) => createFromRequest(event));
   if (sessionStorage.getItem(KEY_ITEM)) start();

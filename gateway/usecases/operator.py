@@ -1,0 +1,179 @@
+"""The operator's view of one tenant, as the dashboard reads it: account (balance, usage over time, rate
+tier, recent 429s), keys (list, revoke), deliveries with their attempts (list, replay) and re-enabling a
+disabled endpoint. Every call is scoped to the caller's tenant; another tenant's id answers not found."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from engine.limits import RATE_TIERS
+from gateway.activity import KeyActivity
+from gateway.auth import Authenticator, Principal
+from gateway.operator_models import (
+    USAGE_SPANS,
+    AccountResponse,
+    DeliveriesQuery,
+    DeliveryAttemptOut,
+    DeliveryList,
+    DeliveryOut,
+    DeliveryReplayed,
+    EndpointEnabled,
+    EndpointHealthList,
+    EndpointHealthOut,
+    KeyList,
+    KeyOut,
+    KeyRevoked,
+    RateOut,
+    ReadingList,
+    ReadingOut,
+    RefusalOut,
+    UsageBar,
+    UsageSeries,
+)
+from gateway.usecases.errors import Invalid, NotFound
+from gateway.versioning import COST_PER_CALL
+from storage import Database, accounts
+from storage import operator as store
+from storage.clock import wall_ms
+
+# Attempts shown per delivery: the contract's retry schedule makes at most 5 per cycle.
+ATTEMPTS_PER_DELIVERY = 10
+# Recent refusals shown.
+REFUSALS_SHOWN = 20
+
+
+async def account(db: Database, activity: KeyActivity, principal: Principal, span: str) -> AccountResponse:
+    back_ms, bucket_ms = USAGE_SPANS[span]
+    now = wall_ms()
+    first = now - now % bucket_ms - back_ms + bucket_ms
+
+    def read(conn: Any) -> tuple[int, list[store.UsageBucket], list[store.TenantKey]]:
+        balance, _ = accounts.usage(conn, principal.tenant_id, 0)
+        return (
+            balance,
+            store.usage_buckets(conn, principal.tenant_id, first, bucket_ms),
+            store.tenant_keys(conn, principal.tenant_id),
+        )
+
+    balance, rows, keys = await db.read(read)
+    by_start = {row.start: row for row in rows}
+    bars = []
+    for start in range(first, now + 1, bucket_ms):
+        row = by_start.get(start)
+        bars.append(UsageBar(start=start, spent=row.spent if row else 0, added=row.added if row else 0))
+    max_requests, window_ms = RATE_TIERS[principal.tier]
+    refusals = activity.refusals(k.id for k in keys)[:REFUSALS_SHOWN]
+    return AccountResponse(
+        tenant=principal.tenant_name,
+        balance=balance,
+        cost_per_call=COST_PER_CALL,
+        rate=RateOut(tier=principal.tier, max_requests=max_requests, window_ms=window_ms),
+        usage=UsageSeries(span=span, bucket_ms=bucket_ms, buckets=bars),
+        recent_rate_limited=[RefusalOut(key_id=r.key_id, at=r.at) for r in refusals],
+    )
+
+
+async def list_keys(db: Database, activity: KeyActivity, principal: Principal) -> KeyList:
+    keys = await db.read(store.tenant_keys, principal.tenant_id)
+    return KeyList(
+        keys=[
+            KeyOut(
+                id=k.id,
+                prefix=k.prefix,
+                scopes=list(k.scopes),
+                created_at=k.created_at,
+                last_used_at=activity.last_used(k.id),
+                revoked_at=k.revoked_at,
+                current=k.id == principal.key_id,
+            )
+            for k in keys
+        ]
+    )
+
+
+async def revoke_key(db: Database, auth: Authenticator, principal: Principal, key_id: str) -> KeyRevoked:
+    """Revoke one of the tenant's keys (the caller's own included). NotFound for another tenant's or an
+    unknown id; revoking a revoked key answers its first revocation time."""
+    at = wall_ms()
+    outcome = await db.run(store.revoke_tenant_key, principal.tenant_id, key_id, at)
+    if outcome is None:
+        raise NotFound("key", "No API key with this id exists for your tenant.")
+    auth.forget_key(key_id)
+    keys = await db.read(store.tenant_keys, principal.tenant_id)
+    revoked_at = next(k.revoked_at for k in keys if k.id == key_id)
+    return KeyRevoked(id=key_id, revoked_at=revoked_at if revoked_at is not None else at)
+
+
+async def list_deliveries(db: Database, tenant_id: str, query: DeliveriesQuery) -> DeliveryList:
+    rows = await db.read(
+        lambda conn: store.list_deliveries(
+            conn,
+            tenant_id,
+            state=query.state,
+            endpoint_id=query.endpoint_id,
+            event_type=query.event_type,
+            limit=query.limit,
+            attempts_each=ATTEMPTS_PER_DELIVERY,
+        )
+    )
+    return DeliveryList(
+        deliveries=[
+            DeliveryOut(
+                id=d.id,
+                event_id=d.event_id,
+                event_type=d.event_type,
+                agent_id=d.agent_id,
+                endpoint_id=d.endpoint_id,
+                endpoint_url=d.endpoint_url,
+                state=d.state,
+                attempts_made=d.attempts_made,
+                next_attempt_at=d.next_attempt_at,
+                created_at=d.created_at,
+                attempts=[DeliveryAttemptOut(**vars(a)) for a in d.attempts],
+            )
+            for d in rows
+        ]
+    )
+
+
+async def replay_delivery(db: Database, tenant_id: str, delivery_id: str) -> DeliveryReplayed:
+    """Queue the delivery for the outbox's next tick. NotFound for another tenant's or an unknown id;
+    Invalid when its endpoint is disabled or deleted (nothing would be sent)."""
+    now = wall_ms()
+    outcome = await db.run(store.replay_delivery, tenant_id, delivery_id, now)
+    if outcome == "missing":
+        raise NotFound("delivery", "No delivery with this id exists for your tenant.")
+    if outcome == "endpoint_inactive":
+        raise Invalid(
+            "This delivery's endpoint is not active; re-enable it first.",
+            [("delivery_id", "its webhook endpoint is disabled or deleted")],
+        )
+    return DeliveryReplayed(id=delivery_id, state="queued", next_attempt_at=now)
+
+
+async def enable_endpoint(db: Database, tenant_id: str, endpoint_id: str) -> EndpointEnabled:
+    """Set a disabled endpoint active again (an active one stays so). NotFound for unknown, deleted or
+    another tenant's ids."""
+    status = await db.run(store.enable_endpoint, tenant_id, endpoint_id)
+    if status is None:
+        raise NotFound("endpoint", "No webhook endpoint with this id exists for your tenant.")
+    return EndpointEnabled(id=endpoint_id, status=status)
+
+
+async def endpoint_health(db: Database, tenant_id: str) -> EndpointHealthList:
+    rows = await db.read(store.endpoint_health, tenant_id)
+    return EndpointHealthList(endpoints=[EndpointHealthOut(**vars(row)) for row in rows])
+
+
+async def readings(db: Database, tenant_id: str) -> ReadingList:
+    """Each agent's last stored value (agents with no reading yet are left out)."""
+    rows = await db.read(store.stored_readings, tenant_id)
+    out = []
+    for row in rows:
+        # Edge states are engine JSON with decimals as strings (engine.agents.edges.EdgeState).
+        value = json.loads(row.edge_state, parse_float=Decimal).get("last_value")
+        if value is not None:
+            out.append(ReadingOut(agent_id=row.agent_id, value=str(value), at=row.at))
+    return ReadingList(readings=out)
