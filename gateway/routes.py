@@ -26,6 +26,7 @@ from gateway.handlers import account, planning
 from gateway.handlers import agents as agent_handlers
 from gateway.handlers import events as event_handlers
 from gateway.handlers import intent as intent_handlers
+from gateway.handlers import remedy as remedy_handlers
 from gateway.handlers import simulate as simulate_handlers
 from gateway.handlers import webhooks as webhook_handlers
 from gateway.policy import Handler
@@ -208,6 +209,15 @@ def routes() -> list[Route]:
             scope="agents",
             query_model=event_handlers.EventListQuery,
             error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/events/<event_id>/plan",
+            remedy_handlers.event_plan,
+            "The event's remedy planned and simulated now for the agent's wallets (never signed or sent).",
+            scope="agents",
+            cost=COST_PER_CALL,
+            error_statuses=(401, 402, 403, 404, 429, 502, 503),
         ),
         # webhooks
         Route(

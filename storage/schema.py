@@ -73,6 +73,8 @@ agents = sa.Table(
     sa.Column("history_reset_at", sa.BigInteger, nullable=True),
     # storage.shards.shard_of(id): the unit a replica leases (migration 0005).
     sa.Column("shard", sa.Integer, nullable=False, server_default="0"),
+    # The agent's remedy as JSON text, null when it has none (migration 0006).
+    sa.Column("remedy", sa.Text, nullable=True),
 )
 
 # Leases by shard (migration 0005): who holds each shard of a kind, until when, and when it last checked

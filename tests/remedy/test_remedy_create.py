@@ -1,0 +1,87 @@
+"""Agents that carry a remedy: typed or read from a plain-English follow-on action, checked on creation,
+shown on the agent, and planned on demand for an event (never signed or sent)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from gateway.config import Settings
+from tests.gateway.test_agents_support import EVM, SOLANA, TYPED_BODIES, post_agent, serving
+from tests.gateway.test_envelope import make_key
+from tests.support.server import running_service
+
+REPAY = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "500", "protocol": "aave"}
+
+
+async def test_plain_english_follow_on_action_becomes_the_remedy(settings: Settings) -> None:
+    body = {"request": "if my aave health on base drops below 1.3, repay 500 usdc", "wallets": [EVM]}
+    async with serving(settings) as (_, client):
+        response = await post_agent(client, body)
+        assert response.status_code == 201, response.text
+        reply = response.json()
+        fetched = (await client.get(f"/agents/{reply['agent']['id']}")).json()["agent"]
+    compiled = reply["compile"]
+    assert "dropped_action" not in compiled
+    assert compiled["remedy"]["source"] == "request"
+    assert compiled["remedy"]["intents"] == [{**REPAY, "amount": 500}]
+    assert "repay 500 USDC to aave on base" in compiled["remedy"]["summary"]
+    assert fetched["remedy"] == compiled["remedy"]
+
+
+async def test_take_profit_swap_reads_its_chain_from_the_action(settings: Settings) -> None:
+    body = {"request": "when eth is above 4000 swap 1 eth to usdc on base", "wallets": [EVM]}
+    async with serving(settings) as (_, client):
+        response = await post_agent(client, body)
+    assert response.status_code == 201, response.text
+    (intent,) = response.json()["compile"]["remedy"]["intents"]
+    assert intent == {
+        "action": "swap",
+        "asset": "ETH",
+        "to_asset": "USDC",
+        "protocol": "uniswap",
+        "chain": "base",
+        "amount": 1,
+    }
+
+
+async def test_an_action_that_cannot_be_planned_stays_dropped_with_the_reason(settings: Settings) -> None:
+    body = {"request": "when eth is above 4000 sell my eth", "wallets": [EVM]}
+    async with serving(settings) as (_, client):
+        response = await post_agent(client, body)
+    assert response.status_code == 201, response.text
+    compiled = response.json()["compile"]
+    assert compiled["dropped_action"] == "sell my eth"
+    assert "remedy" not in compiled and "remedy" not in response.json()["agent"]
+    assert "cannot be planned" in compiled["note"] and "How much ETH" in compiled["note"]
+
+
+async def test_typed_remedy_is_checked_against_registry_and_wallets(settings: Settings) -> None:
+    health = {**TYPED_BODIES["health"], "wallets": [EVM]}
+    async with serving(settings) as (_, client):
+        good = await post_agent(client, {**health, "remedy": [REPAY]})
+        unknown = await post_agent(client, {**health, "remedy": [{**REPAY, "asset": "NOPE"}]})
+        extra = await post_agent(client, {**health, "remedy": [{**REPAY, "signer": "x"}]})
+        solana_price = {**TYPED_BODIES["price"], "wallets": [SOLANA]}
+        family = await post_agent(client, {**solana_price, "remedy": [REPAY]})
+        empty = await post_agent(client, {**health, "remedy": []})
+    assert good.status_code == 201, good.text
+    assert good.json()["agent"]["remedy"]["source"] == "typed"
+    assert good.json()["agent"]["remedy"]["intents"][0]["amount"] == Decimal(500)
+    for response, field in (
+        (unknown, "remedy[0].asset"),
+        (extra, "remedy[0].signer"),
+        (family, "remedy[0].chain"),
+        (empty, "remedy"),
+    ):
+        assert response.status_code == 400, response.text
+        assert field in [issue["field"] for issue in response.json()["issues"]], response.text
+
+
+async def test_event_plan_of_an_unknown_event_is_404(settings: Settings) -> None:
+    async with (
+        running_service(settings) as svc,
+        svc.client(make_key(svc.services, "acme", credits=10)) as client,
+    ):
+        response = await client.get("/events/evt_01J00000000000000000000000/plan")
+    assert response.status_code == 404, response.text
+    assert response.json()["error"] == "event_not_found"
