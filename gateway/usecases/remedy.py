@@ -109,8 +109,12 @@ def plan_wallets(registry: Registry, remedy: Remedy, wallets: Sequence[str]) -> 
     for chain in chains:
         solana = registry.chain(chain).family == "solana"
         for address in wallets:
-            if is_solana_address(address) if solana else is_evm_address(address):
+            if solana and is_solana_address(address):
                 out.append(PlanWallet(address=address, chain=chain))
+            elif not solana and is_evm_address(address):
+                # Agents keep wallets as sent; the planner checks a mixed-case address's checksum, which
+                # an agent's wallet (matched case-insensitively) never promised.
+                out.append(PlanWallet(address=address.lower(), chain=chain))
     return tuple(out[:PLAN_WALLETS_MAX])
 
 
@@ -152,7 +156,7 @@ class RemedyPlans:
         try:
             plan = await self.planning.plan(PlanRequest(intents=remedy.intents, wallets=request_wallets))
         except PlanError as exc:
-            return _not_buildable(exc.message)
+            return _not_buildable(str(exc))
         simulations = await self._simulate(plan)
         return {
             "status": READY,

@@ -85,3 +85,26 @@ async def test_event_plan_of_an_unknown_event_is_404(settings: Settings) -> None
         response = await client.get("/events/evt_01J00000000000000000000000/plan")
     assert response.status_code == 404, response.text
     assert response.json()["error"] == "event_not_found"
+
+
+async def test_event_plan_says_when_the_agent_has_no_remedy_and_503_when_nothing_plans(
+    settings: Settings,
+) -> None:
+    health = {**TYPED_BODIES["health"], "wallets": [EVM]}
+    async with (
+        running_service(settings) as svc,
+        svc.client(make_key(svc.services, "acme", credits=20)) as client,
+    ):
+        plain = (await post_agent(client, health)).json()["agent"]
+        armed = (await post_agent(client, {**health, "remedy": [REPAY]})).json()["agent"]
+        for agent in (plain, armed):
+            assert (await client.post(f"/agents/{agent['id']}/test")).status_code == 202
+        events = {e["agent"]["id"]: e["id"] for e in (await client.get("/agent-events")).json()["events"]}
+        without = await client.get(f"/events/{events[plain['id']]}/plan")
+        unplanned = await client.get(f"/events/{events[armed['id']]}/plan")
+    assert without.status_code == 200, without.text
+    assert without.json()["status"] == "not_buildable" and without.json()["remedy"] is None
+    assert without.json()["reason"] == "the agent carries no remedy"
+    # This service runs without chain clients: it says so instead of inventing a plan.
+    assert unplanned.status_code == 503, unplanned.text
+    assert unplanned.json()["error"] == "service_not_configured"
