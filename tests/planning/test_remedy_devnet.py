@@ -1,0 +1,89 @@
+"""An agent's remedy planned on the devnet for a real Aave position: the plan fetched for its event,
+executed from the agent's wallet, brings the health factor back above the agent's threshold; a remedy the
+wallet can no longer pay for says so instead of failing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from eth_abi import decode
+
+from tests.devnet.helpers import approve, call_data, send
+from tests.gateway.test_agents_support import json_body
+from tests.gateway.test_envelope import make_key
+from tests.planning.conftest import World
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
+
+pytestmark = pytest.mark.anvil
+
+VARIABLE = 2  # Aave DataTypes.InterestRateMode.VARIABLE
+THRESHOLD = Decimal("1.3")
+
+
+async def health_factor(world: World, user: str) -> Decimal:
+    """getUserAccountData's health factor (18 decimals) read from the base pool."""
+    pool = world.chains["base"].address("aave_pool")
+    evm = EvmClient(JsonRpcClient(world.chains["base"].url, http=world.http))
+    returned = await evm.eth_call(pool, call_data("getUserAccountData", ["address"], [user]))
+    return Decimal(decode(["uint256"] * 6, returned)[5]) / 10**18
+
+
+async def open_position(world: World, user: str, weth: int, usdc_debt: int) -> None:
+    """Supply `weth` wei of WETH on base's Aave pool and borrow `usdc_debt` USDC base units against it."""
+    net, anvil = world.chains["base"], world.anvil("base")
+    token, pool, usdc = net.token("WETH"), net.address("aave_pool"), net.token("USDC")
+    await send(anvil, user, token, call_data("deposit", [], []), value=weth)
+    await approve(anvil, user, token, pool, weth)
+    supply = call_data("supply", ["address", "uint256", "address", "uint16"], [token, weth, user, 0])
+    await send(anvil, user, pool, supply)
+    borrow = call_data(
+        "borrow", ["address", "uint256", "uint256", "uint16", "address"], [usdc, usdc_debt, VARIABLE, 0, user]
+    )
+    await send(anvil, user, pool, borrow)
+
+
+async def event_of(client: Any, remedy: list[dict[str, Any]], wallet: str) -> str:
+    """Create a base Aave health agent carrying `remedy` and queue its test event; the event's id."""
+    body = {"kind": "aave-health", "wallets": [wallet], "chain": "base", "threshold": THRESHOLD}
+    created = await client.post(
+        "/agents", content=json_body({**body, "remedy": remedy}), headers={"Content-Type": "application/json"}
+    )
+    assert created.status_code == 201, created.text
+    agent_id = created.json()["agent"]["id"]
+    assert (await client.post(f"/agents/{agent_id}/test")).status_code == 202
+    events = (await client.get("/agent-events")).json()["events"]
+    return next(event["id"] for event in events if event["agent"]["id"] == agent_id)
+
+
+async def test_repay_remedy_executed_on_the_fork_restores_the_health_factor(world: World) -> None:
+    user = world.wallet
+    await open_position(world, user, 10**18, 2000 * 10**6)
+    assert await health_factor(world, user) < THRESHOLD
+    repay = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "600", "protocol": "aave"}
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, [repay], user)
+        response = await client.get(f"/events/{event_id}/plan")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "ready", body
+    (simulation,) = body["simulations"]
+    assert simulation["simulated"] is True and simulation["chain"] == "base"
+    assert simulation["success"] is True, simulation
+    for step in body["plan"]["steps"]:
+        await world.execute(step)
+    assert await health_factor(world, user) > THRESHOLD
+
+
+async def test_a_remedy_the_wallet_cannot_pay_for_says_not_buildable(world: World) -> None:
+    user = world.wallet
+    repay = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "900000000", "protocol": "aave"}
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, [repay], user)
+        response = await client.get(f"/events/{event_id}/plan")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "not_buildable" and body["plan"] is None
+    assert body["reason"], body
