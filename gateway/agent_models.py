@@ -21,6 +21,7 @@ from engine.agents import (
     kinds_for_filter,
 )
 from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from gateway.remedy_models import RemedyOut
 from storage.agents import Agent
 
 # Longest value of the `wallet` filter: an EVM address is 42 chars, a Solana one at most 44; the slack keeps
@@ -105,7 +106,7 @@ class AgentOut(BaseModel):
     day_of_month: int | None = None
     label: str | None = None
     # The intents a person may sign when the agent fires (docs/remedy.md); absent when it has none.
-    remedy: dict[str, Any] | None = None
+    remedy: RemedyOut | None = None
 
 
 class CompileOut(BaseModel):
@@ -117,7 +118,7 @@ class CompileOut(BaseModel):
     dropped_action: str | None = None
     note: str | None = None
     # What the agent will prepare when it fires: {source, summary, intents} (docs/remedy.md).
-    remedy: dict[str, Any] | None = None
+    remedy: RemedyOut | None = None
 
 
 class AgentEnvelope(BaseModel):

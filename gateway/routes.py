@@ -30,6 +30,7 @@ from gateway.handlers import remedy as remedy_handlers
 from gateway.handlers import simulate as simulate_handlers
 from gateway.handlers import webhooks as webhook_handlers
 from gateway.policy import Handler
+from gateway.remedy_models import EventList, EventPlan
 from gateway.streams import sse_stream
 from gateway.versioning import COST_PER_CALL
 from gateway.webhook_models import (
@@ -208,6 +209,7 @@ def routes() -> list[Route]:
             "The tenant's agent events, newest first, cursor-paginated.",
             scope="agents",
             query_model=event_handlers.EventListQuery,
+            response_model=EventList,
             error_statuses=(401, 403, 429, 503),
         ),
         Route(
@@ -217,6 +219,7 @@ def routes() -> list[Route]:
             "The event's remedy planned and simulated now for the agent's wallets (never signed or sent).",
             scope="agents",
             cost=COST_PER_CALL,
+            response_model=EventPlan,
             error_statuses=(401, 402, 403, 404, 429, 502, 503),
         ),
         # webhooks

@@ -124,6 +124,8 @@ events = sa.Table(
     sa.Column("type", sa.String(40), nullable=False),
     sa.Column("trigger", sa.Text, nullable=False),
     sa.Column("created_at", sa.BigInteger, nullable=False),
+    # The agent's remedy with its plan, built off the watcher pass after the event fired (migration 0006).
+    sa.Column("remedy", sa.Text, nullable=True),
 )
 
 webhook_endpoints = sa.Table(

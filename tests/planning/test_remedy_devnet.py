@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from eth_abi import decode
 
-from tests.devnet.helpers import approve, call_data, send
+from gateway.remedy_builder import RemedyBuilder
+from gateway.remedy_models import EventList, EventPlan
+from gateway.usecases.remedy import RemedyPlans
+from tests.devnet.helpers import approve, balance_of, call_data, send
 from tests.gateway.test_agents_support import json_body
 from tests.gateway.test_envelope import make_key
 from tests.planning.conftest import World
@@ -69,6 +72,7 @@ async def test_repay_remedy_executed_on_the_fork_restores_the_health_factor(worl
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["status"] == "ready", body
+    EventPlan.model_validate(body)  # the answer is the one the OpenAPI documents
     (simulation,) = body["simulations"]
     assert simulation["simulated"] is True and simulation["chain"] == "base"
     assert simulation["success"] is True, simulation
@@ -87,3 +91,64 @@ async def test_a_remedy_the_wallet_cannot_pay_for_says_not_buildable(world: Worl
     body = response.json()
     assert body["status"] == "not_buildable" and body["plan"] is None
     assert body["reason"], body
+
+
+async def attached(world: World, client: Any, event_id: str) -> dict[str, Any]:
+    """Run the remedy builder once (as its task does every tick) and read the event off the pull rail."""
+    services = world.app.services
+    await RemedyBuilder(
+        services.db, RemedyPlans(services.db, services.planning, services.simulation)
+    ).build_due()
+    page = (await client.get("/agent-events")).json()
+    EventList.model_validate(page)  # the pull rail's documented shape, remedy included
+    return next(event for event in page["events"] if event["id"] == event_id)
+
+
+async def test_the_fired_event_carries_the_plan_built_off_the_pass(world: World) -> None:
+    user = world.wallet
+    await open_position(world, user, 10**18, 2000 * 10**6)
+    repay = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "600", "protocol": "aave"}
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, [repay], user)
+        event = await attached(world, client, event_id)
+    remedy = event["remedy"]
+    assert remedy["status"] == "ready" and remedy["source"] == "typed", remedy
+    assert remedy["intents"] == [{**repay, "amount": 600}]
+    assert [step["type"] for step in remedy["plan"]["steps"]][-1] == "repay"
+    assert remedy["simulations"][0]["success"] is True
+    for step in remedy["plan"]["steps"]:
+        await world.execute(step)
+    assert await health_factor(world, user) > THRESHOLD
+
+
+async def test_a_take_profit_agents_plan_swaps(world: World) -> None:
+    user = world.wallet
+    request = {"request": "when eth is above 4000 swap 1 eth to usdc on base", "wallets": [user]}
+    usdc = world.chains["base"].token("USDC")
+    evm = EvmClient(JsonRpcClient(world.chains["base"].url, http=world.http))
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        created = await client.post(
+            "/agents", content=json_body(request), headers={"Content-Type": "application/json"}
+        )
+        assert created.status_code == 201, created.text
+        agent_id = created.json()["agent"]["id"]
+        assert (await client.post(f"/agents/{agent_id}/test")).status_code == 202
+        events = (await client.get("/agent-events")).json()["events"]
+        event = await attached(world, client, next(e["id"] for e in events if e["agent"]["id"] == agent_id))
+    remedy = event["remedy"]
+    assert remedy["status"] == "ready", remedy
+    steps = remedy["plan"]["steps"]
+    assert [step["type"] for step in steps] == ["swap"], steps
+    before = await balance_of(evm, usdc, user)
+    for step in steps:
+        await world.execute(step)
+    assert await balance_of(evm, usdc, user) > before
+
+
+async def test_an_unaffordable_remedy_says_so_in_the_event(world: World) -> None:
+    repay = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "900000000", "protocol": "aave"}
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, [repay], world.wallet)
+        event = await attached(world, client, event_id)
+    assert event["remedy"]["status"] == "not_buildable" and event["remedy"]["plan"] is None
+    assert event["remedy"]["reason"]

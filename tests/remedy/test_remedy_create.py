@@ -3,12 +3,17 @@ shown on the agent, and planned on demand for an event (never signed or sent).""
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
+import simplejson
+
 from gateway.config import Settings
+from storage.events import Event, event_item
 from tests.gateway.test_agents_support import EVM, SOLANA, TYPED_BODIES, post_agent, serving
 from tests.gateway.test_envelope import make_key
 from tests.support.server import running_service
+from watchers.outbox.body import render_body
 
 REPAY = {"action": "repay", "asset": "USDC", "chain": "base", "amount": "500", "protocol": "aave"}
 
@@ -108,3 +113,12 @@ async def test_event_plan_says_when_the_agent_has_no_remedy_and_503_when_nothing
     # This service runs without chain clients: it says so instead of inventing a plan.
     assert unplanned.status_code == 503, unplanned.text
     assert unplanned.json()["error"] == "service_not_configured"
+
+
+def test_the_pushed_body_and_the_pull_item_carry_the_same_remedy_field() -> None:
+    remedy = {"source": "typed", "status": "not_buildable", "plan": None, "reason": "balance gone"}
+    event = Event("evt_X", "t", "w_alert_X", "aave-health", "agent.test", {"kind": "aave-health"}, 0, remedy)
+    assert event_item(event)["remedy"] == remedy
+    assert simplejson.loads(render_body(event))["remedy"] == remedy
+    bare = dataclasses.replace(event, remedy=None)
+    assert "remedy" not in event_item(bare) and "remedy" not in simplejson.loads(render_body(bare))

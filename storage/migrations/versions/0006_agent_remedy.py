@@ -1,5 +1,6 @@
 """An agent may carry a remedy: the intents a person may sign when it fires, stored as JSON text with
-amounts as strings. Nullable: agents without one (every agent before this revision) answer `remedy: null`.
+amounts as strings; an event of such an agent gets the remedy's plan as built shortly after it fired.
+Both nullable: agents without one, and every row before this revision, have none.
 
 Revision ID: 0006
 Revises: 0005
@@ -16,8 +17,11 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("agents", sa.Column("remedy", sa.Text, nullable=True))
+    op.add_column("events", sa.Column("remedy", sa.Text, nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("events") as batch:
+        batch.drop_column("remedy")
     with op.batch_alter_table("agents") as batch:
         batch.drop_column("remedy")
