@@ -18,7 +18,7 @@ class RemedyOut(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source: Literal["typed", "request"]
+    source: Literal["typed", "request", "suggested"]
     summary: str
     intents: list[Intent]
 

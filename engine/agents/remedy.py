@@ -29,7 +29,7 @@ _DEFAULT_EVM_CHAIN: Final = "ethereum"
 _TOKEN_FIELDS: Final = ("asset", "to_asset")
 _CHAIN_FIELDS: Final = ("chain", "from_chain", "to_chain")
 
-Source = Literal["typed", "request"]
+Source = Literal["typed", "request", "suggested"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class Remedy:
     def from_json(cls, raw: dict[str, Any]) -> Remedy:
         """Read the stored form back (validated again, as any stored engine JSON is)."""
         intents = tuple(Intent.model_validate(item) for item in raw["intents"])
-        source: Source = "typed" if raw.get("source") == "typed" else "request"
+        source: Source = raw["source"] if raw.get("source") in ("typed", "suggested") else "request"
         return cls(intents, source, summarize(intents))
 
 

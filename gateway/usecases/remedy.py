@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from functools import cache
 from typing import Any, Final
 
 from engine.agents import Compiled
-from engine.agents.remedy import NotPlannable, Remedy, parse_typed_remedy, read_remedy
+from engine.agents.remedy import NotPlannable, Remedy, parse_typed_remedy, read_remedy, summarize
+from engine.agents.suggest import NoSuggestion, suggest_remedy
 from engine.agents.wallets import is_evm_address, is_solana_address
 from engine.intents import IntentParser, RegistryUniverse
 from engine.limits import PLAN_WALLETS_MAX
@@ -30,7 +32,10 @@ from storage import Database
 from storage import agents as agent_store
 from storage.clock import wall_ms
 from storage.events import get_event
+from watchers.upstreams.aave_position import aave_position
 
+# Kinds whose agents get a suggested remedy when they carry none (the lending health kinds).
+HEALTH_KINDS: Final = frozenset({"aave-health", "spark-health"})
 READY: Final = "ready"
 NOT_BUILDABLE: Final = "not_buildable"
 # The body key a create request carries its typed remedy under (beside the contract's create fields).
@@ -135,15 +140,36 @@ class RemedyPlans:
         if event is None or event.tenant_id != tenant_id:
             raise NotFound("event", "No event with this id exists for your tenant.")
         agent = await self.db.run(agent_store.get_agent, tenant_id, event.agent_id)
-        remedy = stored_remedy(agent.remedy) if agent is not None else None
         head: dict[str, Any] = {
             "event_id": event.id,
             "agent": {"id": event.agent_id, "kind": event.agent_kind},
         }
-        if agent is None or remedy is None:
-            reason = "the agent has been deleted" if agent is None else "the agent carries no remedy"
-            return {**head, "remedy": None, **_not_buildable(reason)}
+        if agent is None:
+            return {**head, "remedy": None, **_not_buildable("the agent has been deleted")}
+        remedy = stored_remedy(agent.remedy)
+        if remedy is None and agent.kind in HEALTH_KINDS:
+            found = await self.suggest(agent)
+            if isinstance(found, NoSuggestion):
+                return {**head, "remedy": None, **_not_buildable(f"no repay or top-up fits: {found.reason}")}
+            remedy = found
+        if remedy is None:
+            return {**head, "remedy": None, **_not_buildable("the agent carries no remedy")}
         return {**head, "remedy": remedy.wire(), **await self.build(remedy, agent.wallets)}
+
+    async def suggest(self, agent: agent_store.Agent) -> Remedy | NoSuggestion:
+        """For a health agent: the smallest repay or top-up from the watched wallet's balances that lifts
+        its health factor to the threshold with a margin (engine.agents.suggest), read from the chain now."""
+        if self.simulation is None:
+            raise NotRunning("This deployment does not plan: its chain clients are not configured.")
+        fields = agent.typed_fields
+        chain, protocol = str(fields["chain"]), str(fields["protocol"])
+        wallet = str(fields.get("target_wallet") or agent.wallets[0])
+        evm = self.simulation.chains.evm(chain)
+        position = await aave_position(self.simulation.registry, evm, chain, protocol, wallet.lower())
+        found = suggest_remedy(position, Decimal(fields["threshold"]), chain, protocol)
+        if isinstance(found, NoSuggestion):
+            return found
+        return Remedy((found,), "suggested", summarize((found,)))
 
     async def build(self, remedy: Remedy, wallets: Sequence[str]) -> dict[str, Any]:
         """{status, plan, simulations, reason, planned_at}: the plan and its dry run as of now."""

@@ -48,11 +48,18 @@ async def open_position(world: World, user: str, weth: int, usdc_debt: int) -> N
     await send(anvil, user, pool, borrow)
 
 
-async def event_of(client: Any, remedy: list[dict[str, Any]], wallet: str) -> str:
-    """Create a base Aave health agent carrying `remedy` and queue its test event; the event's id."""
-    body = {"kind": "aave-health", "wallets": [wallet], "chain": "base", "threshold": THRESHOLD}
+async def event_of(client: Any, remedy: list[dict[str, Any]] | None, wallet: str) -> str:
+    """Create a base Aave health agent carrying `remedy` (none: None) and queue its test event; its id."""
+    body: dict[str, Any] = {
+        "kind": "aave-health",
+        "wallets": [wallet],
+        "chain": "base",
+        "threshold": THRESHOLD,
+    }
+    if remedy is not None:
+        body["remedy"] = remedy
     created = await client.post(
-        "/agents", content=json_body({**body, "remedy": remedy}), headers={"Content-Type": "application/json"}
+        "/agents", content=json_body(body), headers={"Content-Type": "application/json"}
     )
     assert created.status_code == 201, created.text
     agent_id = created.json()["agent"]["id"]
@@ -152,3 +159,35 @@ async def test_an_unaffordable_remedy_says_so_in_the_event(world: World) -> None
         event = await attached(world, client, event_id)
     assert event["remedy"]["status"] == "not_buildable" and event["remedy"]["plan"] is None
     assert event["remedy"]["reason"]
+
+
+async def test_a_health_agent_without_a_remedy_suggests_the_smallest_fix_that_works(world: World) -> None:
+    user = world.wallet
+    await open_position(world, user, 10**18, 2000 * 10**6)
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, None, user)
+        response = await client.get(f"/events/{event_id}/plan")
+    body = response.json()
+    assert response.status_code == 200 and body["status"] == "ready", body
+    (intent,) = body["remedy"]["intents"]
+    assert body["remedy"]["source"] == "suggested" and intent["action"] in ("repay", "deposit"), body
+    for step in body["plan"]["steps"]:
+        await world.execute(step)
+    healed = await health_factor(world, user)
+    # Above the threshold with the margin, and no bigger than needed (within one token unit of rounding).
+    assert THRESHOLD * Decimal("1.05") <= healed < THRESHOLD * Decimal("1.051"), healed
+
+
+async def test_a_suggestion_says_why_none_fits_when_the_wallet_cannot_pay(world: World) -> None:
+    net, anvil = world.chains["base"], world.anvil("base")
+    user = net.accounts[5]  # holds only gas: no faucet tokens
+    await open_position(world, user, 10**18, 2000 * 10**6)
+    usdc = net.token("USDC")
+    give_away = call_data("transfer", ["address", "uint256"], [net.admin, 2000 * 10**6])
+    await send(anvil, user, usdc, give_away)
+    async with world.app.client(make_key(world.app.services, "acme", credits=50)) as client:
+        event_id = await event_of(client, None, user)
+        response = await client.get(f"/events/{event_id}/plan")
+    body = response.json()
+    assert response.status_code == 200 and body["status"] == "not_buildable", body
+    assert body["reason"].startswith("no repay or top-up fits") and "USDC" in body["reason"], body

@@ -100,7 +100,7 @@ async def test_event_plan_says_when_the_agent_has_no_remedy_and_503_when_nothing
         running_service(settings) as svc,
         svc.client(make_key(svc.services, "acme", credits=20)) as client,
     ):
-        plain = (await post_agent(client, health)).json()["agent"]
+        plain = (await post_agent(client, TYPED_BODIES["price"])).json()["agent"]
         armed = (await post_agent(client, {**health, "remedy": [REPAY]})).json()["agent"]
         for agent in (plain, armed):
             assert (await client.post(f"/agents/{agent['id']}/test")).status_code == 202
