@@ -14,9 +14,11 @@ from typing import Any, Final
 
 import trio
 
+from engine.agents.suggest import NoSuggestion
 from gateway.usecases.errors import Refused
 from gateway.usecases.remedy import NOT_BUILDABLE, RemedyPlans, stored_remedy
 from storage import Database, StorageError
+from storage.agents import get_agent
 from storage.clock import wall_ms
 from storage.remedies import Awaiting, attach_remedy, awaiting_remedy
 from watchers.upstreams.errors import UpstreamError
@@ -68,18 +70,32 @@ class RemedyBuilder:
         return attached
 
     async def _body(self, item: Awaiting) -> dict[str, Any]:
-        remedy = stored_remedy(item.remedy)
-        if remedy is None:
-            return {
-                "status": NOT_BUILDABLE,
-                "plan": None,
-                "reason": "the agent's stored remedy is unreadable",
-            }
+        """The event's `remedy`: its agent's remedy (or, for a health agent without one, the suggested
+        one) with the plan built now; not_buildable and why when there is none to build."""
         try:
+            if item.remedy is not None:
+                remedy = stored_remedy(item.remedy)
+                if remedy is None:
+                    return self._unbuilt("the agent's stored remedy is unreadable")
+            else:
+                agent = await self._db.run(get_agent, item.tenant_id, item.agent_id)
+                if agent is None:
+                    return self._unbuilt("the agent has been deleted")
+                found = await self._plans.suggest(agent)
+                if isinstance(found, NoSuggestion):
+                    return self._unbuilt(f"no repay or top-up fits: {found.reason}")
+                remedy = found
             built = await self._plans.build(remedy, item.wallets)
         except (UpstreamError, Refused) as exc:
             # Said in the event rather than failing its delivery; the plan at fetch time may succeed.
-            reason = f"the plan could not be built when the agent fired: {exc}"
-            built = {"status": NOT_BUILDABLE, "plan": None, "simulations": None, "reason": reason}
-            built["planned_at"] = self._clock()
+            return self._unbuilt(f"the plan could not be built when the agent fired: {exc}")
         return {**remedy.wire(), **built}
+
+    def _unbuilt(self, reason: str) -> dict[str, Any]:
+        return {
+            "status": NOT_BUILDABLE,
+            "plan": None,
+            "simulations": None,
+            "reason": reason,
+            "planned_at": self._clock(),
+        }

@@ -16,26 +16,38 @@ from storage.schema import agents, events
 
 # Event types a remedy is planned for: a real trigger, and the test event that rehearses it.
 PLANNED_TYPES = ("agent.triggered", "agent.test")
+# Kinds that get a suggested remedy when they carry none (the lending health kinds).
+SUGGESTED_KINDS = ("aave-health", "spark-health")
 
 
 @dataclass(frozen=True)
 class Awaiting:
-    """An event whose agent carries a remedy that has no plan attached yet."""
+    """An event without a plan yet whose agent carries a remedy (or, `remedy` None, is a health agent
+    that gets a suggested one)."""
 
     event_id: str
     created_at: int
+    tenant_id: str
+    agent_id: str
     wallets: tuple[str, ...]
-    remedy: dict[str, Any]
+    remedy: dict[str, Any] | None
 
 
 def awaiting_remedy(conn: Connection, since: int, limit: int) -> list[Awaiting]:
-    """Events created at or after `since` (epoch-ms) whose agent has a remedy and which have none yet,
-    oldest first, at most `limit`."""
+    """Events created at or after `since` (epoch-ms) whose agent has a remedy or is a health agent, and
+    which have none yet, oldest first, at most `limit`."""
     query = (
-        sa.select(events.c.id, events.c.created_at, agents.c.wallets, agents.c.remedy)
+        sa.select(
+            events.c.id,
+            events.c.created_at,
+            events.c.tenant_id,
+            agents.c.id.label("agent_id"),
+            agents.c.wallets,
+        )
+        .add_columns(agents.c.remedy)
         .join(agents, agents.c.id == events.c.agent_id)
         .where(
-            agents.c.remedy.is_not(None),
+            sa.or_(agents.c.remedy.is_not(None), agents.c.kind.in_(SUGGESTED_KINDS)),
             events.c.remedy.is_(None),
             events.c.type.in_(PLANNED_TYPES),
             events.c.created_at >= since,
@@ -47,8 +59,10 @@ def awaiting_remedy(conn: Connection, since: int, limit: int) -> list[Awaiting]:
         Awaiting(
             row.id,
             row.created_at,
+            row.tenant_id,
+            row.agent_id,
             tuple(simplejson.loads(row.wallets)),
-            simplejson.loads(row.remedy, use_decimal=True),
+            simplejson.loads(row.remedy, use_decimal=True) if row.remedy is not None else None,
         )
         for row in conn.execute(query)
     ]
