@@ -20,6 +20,7 @@ from tempfile import mkdtemp
 import httpx
 import trio
 
+from bench.plan import INTENTS, WALLET, pct
 from devnet.mode import open_devnet
 from engine.agents.remedy import Remedy
 from engine.intents import Intent
@@ -34,21 +35,9 @@ from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.prefetch import Prefetcher
 from watchers.upstreams.simulation import LiteSvmExecutor, PyrevmExecutor
 
-WALLET = "0x90F79bf6EB2c4f870365E785982E1f101E93b906"
-SWAP = {
-    "action": "swap",
-    "asset": "ETH",
-    "to_asset": "USDC",
-    "chain": "base",
-    "amount": "0.1",
-    "protocol": "uniswap",
-}
+# bench.plan's wallet and its swap intent: the same request, so the two benchmarks' figures compare.
+SWAP = INTENTS[2]
 WARM_UP = 10
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def line(name: str, values: list[float]) -> str:
