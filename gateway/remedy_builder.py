@@ -14,6 +14,7 @@ from typing import Any, Final
 
 import trio
 
+from engine.agents.remedy import Remedy
 from engine.agents.suggest import NoSuggestion
 from gateway.usecases.errors import Refused
 from gateway.usecases.remedy import NOT_BUILDABLE, RemedyPlans, stored_remedy
@@ -65,13 +66,20 @@ class RemedyBuilder:
         due = await self._db.run(awaiting_remedy, self._clock() - REMEDY_WINDOW_MS, REMEDY_BATCH)
         attached = 0
         for item in due:
-            body = await self._body(item)
+            try:
+                body = await self._body(item)
+            except Exception as exc:  # one event's unexpected failure must not stop the builder
+                log.exception("remedy planning failed", extra={"event_id": item.event_id})
+                body = self._unbuilt(
+                    f"the plan could not be built when the agent fired ({type(exc).__name__})"
+                )
             attached += bool(await self._db.run(attach_remedy, item.event_id, body))
         return attached
 
     async def _body(self, item: Awaiting) -> dict[str, Any]:
         """The event's `remedy`: its agent's remedy (or, for a health agent without one, the suggested
         one) with the plan built now; not_buildable and why when there is none to build."""
+        remedy: Remedy | None = None
         try:
             if item.remedy is not None:
                 remedy = stored_remedy(item.remedy)
@@ -88,7 +96,8 @@ class RemedyBuilder:
             built = await self._plans.build(remedy, item.wallets)
         except (UpstreamError, Refused) as exc:
             # Said in the event rather than failing its delivery; the plan at fetch time may succeed.
-            return self._unbuilt(f"the plan could not be built when the agent fired: {exc}")
+            unbuilt = self._unbuilt(f"the plan could not be built when the agent fired: {exc}")
+            return {**remedy.wire(), **unbuilt} if remedy is not None else unbuilt
         return {**remedy.wire(), **built}
 
     def _unbuilt(self, reason: str) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from decimal import Decimal
 import simplejson
 
 from gateway.config import Settings
+from gateway.remedy_builder import RemedyBuilder
+from gateway.usecases.remedy import RemedyPlans
 from storage.events import Event, event_item
 from tests.gateway.test_agents_support import EVM, SOLANA, TYPED_BODIES, post_agent, serving
 from tests.gateway.test_envelope import make_key
@@ -122,3 +124,22 @@ def test_the_pushed_body_and_the_pull_item_carry_the_same_remedy_field() -> None
     assert simplejson.loads(render_body(event))["remedy"] == remedy
     bare = dataclasses.replace(event, remedy=None)
     assert "remedy" not in event_item(bare) and "remedy" not in simplejson.loads(render_body(bare))
+
+
+async def test_the_builder_writes_an_outage_into_the_event_and_delivery_goes_ahead(
+    settings: Settings,
+) -> None:
+    async with running_service(settings) as svc, svc.client(make_key(svc.services, "acme")) as client:
+        body = {**TYPED_BODIES["price"], "wallets": [EVM], "remedy": [REPAY]}
+        agent = (await post_agent(client, body)).json()["agent"]
+        assert (await client.post(f"/agents/{agent['id']}/test")).status_code == 202
+        services = svc.services
+        plans = RemedyPlans(services.db, services.planning, services.simulation)
+        # The service's own builder may have attached it first; either way it is attached once.
+        await RemedyBuilder(services.db, plans).build_due()
+        (event,) = (await client.get("/agent-events")).json()["events"]
+    remedy = event["remedy"]
+    # No RPC is configured for base in this service: the event says so rather than inventing a plan.
+    assert remedy["status"] == "not_buildable" and remedy["plan"] is None
+    assert remedy["reason"].startswith("the plan could not be built when the agent fired")
+    assert remedy["intents"] == [{**REPAY, "amount": 500}]
