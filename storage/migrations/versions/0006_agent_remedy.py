@@ -18,9 +18,12 @@ depends_on = None
 def upgrade() -> None:
     op.add_column("agents", sa.Column("remedy", sa.Text, nullable=True))
     op.add_column("events", sa.Column("remedy", sa.Text, nullable=True))
+    # The remedy builder looks every few seconds for the newest events of every tenant.
+    op.create_index("ix_events_created", "events", ["created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_events_created", "events")
     with op.batch_alter_table("events") as batch:
         batch.drop_column("remedy")
     with op.batch_alter_table("agents") as batch:
