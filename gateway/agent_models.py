@@ -21,6 +21,7 @@ from engine.agents import (
     kinds_for_filter,
 )
 from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from gateway.remedy_models import RemedyOut
 from storage.agents import Agent
 
 # Longest value of the `wallet` filter: an EVM address is 42 chars, a Solana one at most 44; the slack keeps
@@ -104,6 +105,8 @@ class AgentOut(BaseModel):
     day_of_week: str | None = None
     day_of_month: int | None = None
     label: str | None = None
+    # The intents a person may sign when the agent fires (docs/remedy.md); absent when it has none.
+    remedy: RemedyOut | None = None
 
 
 class CompileOut(BaseModel):
@@ -114,6 +117,8 @@ class CompileOut(BaseModel):
     cadence: str
     dropped_action: str | None = None
     note: str | None = None
+    # What the agent will prepare when it fires: {source, summary, intents} (docs/remedy.md).
+    remedy: RemedyOut | None = None
 
 
 class AgentEnvelope(BaseModel):
@@ -143,10 +148,13 @@ class AgentPage(BaseModel):
     next_cursor: str | None
 
 
-def agent_out(agent: Agent, check: dict[str, Any] | None = None) -> dict[str, Any]:
+def agent_out(
+    agent: Agent, check: dict[str, Any] | None = None, remedy: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The wire Agent of a stored agent: absent optional fields are left out, except last_checked_at,
     which is null until the first check."""
     model = AgentOut(
+        remedy=remedy,
         id=agent.id,
         type=agent.type,  # stored from StorageType
         kind=agent.kind,
@@ -166,9 +174,10 @@ def agent_out(agent: Agent, check: dict[str, Any] | None = None) -> dict[str, An
     return body
 
 
-def compile_out(compiled: Compiled) -> dict[str, Any]:
+def compile_out(compiled: Compiled, remedy: dict[str, Any] | None = None) -> dict[str, Any]:
     """The `compile` object of a 201 plain-English create; fire_headline is null when there is none."""
     body = CompileOut(
+        remedy=remedy,
         rendered=compiled.rendered,
         fire_headline=compiled.fire_headline,
         cadence=compiled.cadence,

@@ -26,9 +26,11 @@ from gateway.handlers import account, dashboard_api, planning
 from gateway.handlers import agents as agent_handlers
 from gateway.handlers import events as event_handlers
 from gateway.handlers import intent as intent_handlers
+from gateway.handlers import remedy as remedy_handlers
 from gateway.handlers import simulate as simulate_handlers
 from gateway.handlers import webhooks as webhook_handlers
 from gateway.policy import Handler
+from gateway.remedy_models import EventList, EventPlan
 from gateway.streams import sse_stream
 from gateway.versioning import COST_PER_CALL
 from gateway.webhook_models import (
@@ -207,7 +209,18 @@ def routes() -> list[Route]:
             "The tenant's agent events, newest first, cursor-paginated.",
             scope="agents",
             query_model=event_handlers.EventListQuery,
+            response_model=EventList,
             error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/events/<event_id>/plan",
+            remedy_handlers.event_plan,
+            "The event's remedy planned and simulated now for the agent's wallets (never signed or sent).",
+            scope="agents",
+            cost=COST_PER_CALL,
+            response_model=EventPlan,
+            error_statuses=(401, 402, 403, 404, 429, 502, 503),
         ),
         # webhooks
         Route(

@@ -17,9 +17,11 @@ from quart_trio import QuartTrio
 
 from gateway.config import Settings
 from gateway.mcp import McpDispatcher, McpEndpoint
+from gateway.remedy_builder import RemedyBuilder
 from gateway.runtime import Layers, open_runtime
 from gateway.services import Services, build_services
 from gateway.streams import serve_http  # SSE sockets written directly
+from gateway.usecases.remedy import RemedyPlans
 from storage import Database, accounts, sqlalchemy_url
 from storage.clock import wall_ms
 from watchers import RateLimitJanitor
@@ -118,6 +120,9 @@ async def serve(
             await root.start(janitor.run)
             if services.watchers is not None:
                 await root.start(services.watchers.run)
+            if services.planning is not None:
+                plans = RemedyPlans(services.db, services.planning, services.simulation)
+                await root.start(RemedyBuilder(services.db, plans).run)
             await root.start(run_outbox, services.db, settings)
         binds: list[str] = []
         api_done = trio.Event()

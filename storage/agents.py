@@ -49,6 +49,7 @@ class NewAgent:
     fire_headline: str | None
     cadence: str
     next_check_at: int
+    remedy: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class Agent:
     edge_state: str | None
     next_check_at: int
     history_reset_at: int | None
+    remedy: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ def agent_from_row(row: sa.Row[Any]) -> Agent:
         edge_state=row.edge_state,
         next_check_at=row.next_check_at,
         history_reset_at=row.history_reset_at,
+        remedy=_loads(row.remedy) if row.remedy is not None else None,
     )
 
 
@@ -198,6 +201,7 @@ def create_agent(
             rendered=new.rendered,
             fire_headline=new.fire_headline,
             cadence=new.cadence,
+            remedy=_dumps(dict(new.remedy)) if new.remedy is not None else None,
             next_check_at=new.next_check_at,
             shard=shard_of(new.id),
         )

@@ -28,6 +28,8 @@ class Event:
     type: str
     trigger: dict[str, Any]
     created_at: int
+    # The agent's remedy and its plan as built after the event fired; None until then, or without one.
+    remedy: dict[str, Any] | None = None
 
 
 def event_item(event: Event) -> dict[str, Any]:
@@ -39,6 +41,7 @@ def event_item(event: Event) -> dict[str, Any]:
         "created_at": event.created_at,
         "agent": {"id": event.agent_id, "kind": event.agent_kind},
         "trigger": event.trigger,
+        **({"remedy": event.remedy} if event.remedy is not None else {}),
     }
 
 
@@ -106,7 +109,12 @@ def event_from_row(row: sa.Row[Any]) -> Event:
         type=row.type,
         trigger=simplejson.loads(row.trigger, use_decimal=True),
         created_at=row.created_at,
+        remedy=_remedy(row._mapping.get("remedy")),
     )
+
+
+def _remedy(text: str | None) -> dict[str, Any] | None:
+    return simplejson.loads(text, use_decimal=True) if text is not None else None
 
 
 def get_event(conn: Connection, event_id: str) -> Event | None:

@@ -73,6 +73,8 @@ agents = sa.Table(
     sa.Column("history_reset_at", sa.BigInteger, nullable=True),
     # storage.shards.shard_of(id): the unit a replica leases (migration 0005).
     sa.Column("shard", sa.Integer, nullable=False, server_default="0"),
+    # The agent's remedy as JSON text, null when it has none (migration 0006).
+    sa.Column("remedy", sa.Text, nullable=True),
 )
 
 # Leases by shard (migration 0005): who holds each shard of a kind, until when, and when it last checked
@@ -122,6 +124,8 @@ events = sa.Table(
     sa.Column("type", sa.String(40), nullable=False),
     sa.Column("trigger", sa.Text, nullable=False),
     sa.Column("created_at", sa.BigInteger, nullable=False),
+    # The agent's remedy with its plan, built off the watcher pass after the event fired (migration 0006).
+    sa.Column("remedy", sa.Text, nullable=True),
 )
 
 webhook_endpoints = sa.Table(

@@ -31,6 +31,7 @@ from engine.agents import (
 from engine.agents import (
     Unwatchable as UnwatchableResult,
 )
+from engine.agents.remedy import Remedy
 from engine.cursor import decode_cursor, encode_cursor
 from engine.limits import AGENT_QUOTAS
 from gateway.agent_models import (
@@ -43,6 +44,7 @@ from gateway.agent_models import (
 from gateway.auth import Principal
 from gateway.usecases.agents_llm import AgentCompiler
 from gateway.usecases.errors import Invalid, NotFound, QuotaExceeded, Unwatchable
+from gateway.usecases.remedy import remedy_from_action, remedy_wire, take_remedy, typed_remedy
 from storage import Database
 from storage import agents as store
 from storage.clock import wall_ms
@@ -111,6 +113,7 @@ def _new_agent(
     display: tuple[str, str | None, str],
     compiled: Compiled | None = None,
     request: str | None = None,
+    remedy: Remedy | None = None,
 ) -> tuple[store.NewAgent, int]:
     type_ = storage_type(kind)
     agent_id = new_agent_id(type_)
@@ -132,13 +135,14 @@ def _new_agent(
         fire_headline=headline,
         cadence=cadence,
         next_check_at=_first_check(typed, created_at),
+        remedy=remedy.to_json() if remedy is not None else None,
     )
     return new, created_at
 
 
 def _agent_body(agent: store.Agent) -> dict[str, Any]:
     check = Condition.from_json(agent.condition).model_dump(mode="python") if agent.condition else None
-    return agent_out(agent, check)
+    return agent_out(agent, check, remedy_wire(agent.remedy))
 
 
 async def _insert(db: Database, principal: Principal, new: store.NewAgent, created_at: int) -> store.Agent:
@@ -155,22 +159,30 @@ async def create_agent(
     """(body, created). Typed: {agent}. Plain English (read by `compiler`, the deterministic compiler
     when None): {agent, compile}, or a needs_clarification body (created False); Unwatchable when nothing
     can be watched."""
+    raw, typed = take_remedy(raw)
     try:
         body = parse_create_body(raw)
+        remedy = typed_remedy(typed, list(body.wallets)) if typed is not None else None
     except AgentValidationError as exc:
         raise _invalid(exc) from None
     if not isinstance(body, PlainAgentCreate):
-        new, created_at = _new_agent(body.public_kind, body, list(body.wallets), describe_typed(body))
+        display = describe_typed(body)
+        new, created_at = _new_agent(body.public_kind, body, list(body.wallets), display, remedy=remedy)
         return {"agent": _agent_body(await _insert(db, principal, new, created_at))}, True
     result = await (compiler or AgentCompiler()).compile(body.request, list(body.wallets))
     if isinstance(result, NeedsClarification):
         return clarification_out(result), False
     if isinstance(result, UnwatchableResult):
         raise _unwatchable(result.reason)
+    if remedy is None:  # a typed remedy wins over the request's follow-on action, which stays reported
+        result, remedy = remedy_from_action(result, list(body.wallets))
     display = (result.rendered, result.fire_headline, result.cadence)
-    new, created_at = _new_agent(result.kind, result.agent, list(body.wallets), display, result, body.request)
+    new, created_at = _new_agent(
+        result.kind, result.agent, list(body.wallets), display, result, body.request, remedy
+    )
     agent = await _insert(db, principal, new, created_at)
-    return {"agent": _agent_body(agent), "compile": compile_out(result)}, True
+    shown = remedy.wire() if remedy is not None else None
+    return {"agent": _agent_body(agent), "compile": compile_out(result, shown)}, True
 
 
 async def list_agents(db: Database, principal: Principal, query: AgentListQuery) -> dict[str, Any]:

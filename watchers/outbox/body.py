@@ -28,6 +28,7 @@ def pushed_event(event: Event) -> dict[str, Any]:
         "created": iso_created(event.created_at),
         "agent": {"id": event.agent_id, "kind": event.agent_kind},
         "trigger": event.trigger,
+        **({"remedy": event.remedy} if event.remedy is not None else {}),
     }
 
 

@@ -1,0 +1,210 @@
+"""An agent's remedy: the intents a person may sign when the agent fires. The agent never signs them.
+
+A remedy is typed on creation (`remedy: [Intent, ...]`) or read from the follow-on action of a
+plain-English request ("..., repay 500 usdc") by the same intent reader as POST /intent. Either way it is
+checked here against the registry and the agent's wallets; an action the reader cannot turn into intents
+stays a dropped action, with the reader's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from pydantic import ValidationError
+
+from engine.agents.errors import AgentValidationError, Issue, issues_from_validation_error
+from engine.agents.wallets import is_evm_address, is_solana_address
+from engine.intents import REQUIRED_FIELDS, Intent, IntentParser, IntentRequest, Wallet
+from engine.intents.prose import describe
+from engine.registry import Registry
+
+# A remedy is one short plan (decision: a repay, a top-up, a take-profit swap, a swap then a bridge); more
+# than this is a portfolio programme, not a response to one alert.
+MAX_REMEDY_INTENTS: Final = 4
+# The chain an EVM wallet is read on when neither the agent nor the action names one (the reader's own
+# default for a bare EVM address).
+_DEFAULT_EVM_CHAIN: Final = "ethereum"
+_TOKEN_FIELDS: Final = ("asset", "to_asset")
+_CHAIN_FIELDS: Final = ("chain", "from_chain", "to_chain")
+
+Source = Literal["typed", "request", "suggested"]
+
+
+@dataclass(frozen=True, slots=True)
+class Remedy:
+    """The checked intents of an agent's remedy, where they came from, and one sentence saying what they do."""
+
+    intents: tuple[Intent, ...]
+    source: Source
+    summary: str
+
+    def wire(self) -> dict[str, Any]:
+        """The `remedy` object of an agent (and of its events): intents keep exact Decimal amounts."""
+        return {
+            "source": self.source,
+            "summary": self.summary,
+            "intents": [intent.model_dump(mode="python", exclude_none=True) for intent in self.intents],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form: amounts as strings, so no float ever touches them."""
+        return {
+            "source": self.source,
+            "intents": [intent.model_dump(mode="json", exclude_none=True) for intent in self.intents],
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Remedy:
+        """Read the stored form back (validated again, as any stored engine JSON is)."""
+        intents = tuple(Intent.model_validate(item) for item in raw["intents"])
+        source: Source = raw["source"] if raw.get("source") in ("typed", "suggested") else "request"
+        return cls(intents, source, summarize(intents))
+
+
+@dataclass(frozen=True, slots=True)
+class NotPlannable:
+    """The follow-on action could not be turned into intents; `reason` says why, in the reader's words."""
+
+    reason: str
+
+
+def summarize(intents: Sequence[Intent]) -> str:
+    """One sentence: what signing the remedy would do."""
+    clauses = [describe(intent) for intent in intents]
+    return "When it fires, this agent prepares an unsigned plan to " + "; then ".join(clauses) + "."
+
+
+def reader_wallets(wallets: Sequence[str], chain: str | None) -> tuple[Wallet, ...]:
+    """The agent's wallets as the intent reader takes them: EVM ones on the agent's chain (or the reader's
+    default), Solana ones on solana."""
+    out: list[Wallet] = []
+    for address in wallets:
+        if is_evm_address(address):
+            out.append(Wallet(address=address, chain=chain or _DEFAULT_EVM_CHAIN))
+        elif is_solana_address(address):
+            out.append(Wallet(address=address, chain="solana"))
+    return tuple(out)
+
+
+def read_remedy(
+    parser: IntentParser, registry: Registry, action: str, wallets: Sequence[str], chain: str | None
+) -> Remedy | NotPlannable:
+    """Read a follow-on action ("repay 500 usdc") into a checked remedy, or say why it cannot be planned.
+
+    `chain` is the chain the agent watches (a health agent's market), used when the action names none.
+    """
+    readable = reader_wallets(wallets, chain)
+    if not readable:
+        return NotPlannable("none of the agent's wallets is an address the planner can use")
+    answer = parser.parse(IntentRequest(prompt=action, wallets=readable))
+    if answer.clarifications:
+        questions = " ".join(c.question for c in answer.clarifications)
+        return NotPlannable(f"the action needs more before it can be planned: {questions}")
+    if not answer.intents:
+        return NotPlannable(answer.reasoning or "the action names nothing the planner can do")
+    if len(answer.intents) > MAX_REMEDY_INTENTS:
+        return NotPlannable(f"a remedy holds at most {MAX_REMEDY_INTENTS} steps")
+    problems = check_intents(registry, answer.intents, wallets)
+    if problems:
+        return NotPlannable("; ".join(issue.message for issue in problems))
+    return Remedy(tuple(answer.intents), "request", summarize(answer.intents))
+
+
+def parse_typed_remedy(raw: object, registry: Registry, wallets: Sequence[str]) -> Remedy:
+    """Validate a typed `remedy` (a list of Intent objects) for an agent watching `wallets`.
+
+    Raises AgentValidationError naming each failing field (`remedy.0.chain`).
+    """
+    if not isinstance(raw, list) or not raw:
+        raise AgentValidationError([Issue("remedy", "remedy must be a non-empty list of intents")])
+    if len(raw) > MAX_REMEDY_INTENTS:
+        message = f"remedy holds at most {MAX_REMEDY_INTENTS} intents"
+        raise AgentValidationError([Issue("remedy", message)])
+    intents: list[Intent] = []
+    issues: list[Issue] = []
+    for index, item in enumerate(raw):
+        try:
+            intents.append(Intent.model_validate(item))
+        except ValidationError as exc:
+            issues.extend(issues_from_validation_error(exc, f"remedy.{index}"))
+    if issues:
+        raise AgentValidationError(_prefixed(issues))
+    problems = check_intents(registry, intents, wallets)
+    if problems:
+        raise AgentValidationError(problems)
+    return Remedy(tuple(intents), "typed", summarize(intents))
+
+
+def _prefixed(issues: list[Issue]) -> list[Issue]:
+    """issues_from_validation_error puts the prefix only on model-level errors; field errors get it here."""
+    return [
+        issue if issue.field.startswith("remedy") else Issue(f"remedy.{issue.field}", issue.message)
+        for issue in issues
+    ]
+
+
+def check_intents(registry: Registry, intents: Sequence[Intent], wallets: Sequence[str]) -> list[Issue]:
+    """Issues of intents against the registry (action, chains, tokens, protocol) and the agent's wallets."""
+    issues: list[Issue] = []
+    for index, intent in enumerate(intents):
+        where = f"remedy.{index}"
+        required = REQUIRED_FIELDS.get(intent.action)
+        if required is None:
+            issues.append(Issue(f"{where}.action", f"unknown action {intent.action!r}"))
+            continue
+        issues.extend(_missing(intent, required, where))
+        issues.extend(_registry_issues(registry, intent, where))
+        if intent.wallet is not None and intent.wallet.lower() not in {w.lower() for w in wallets}:
+            issues.append(Issue(f"{where}.wallet", "the wallet is not one of the agent's wallets"))
+        issues.extend(_family_issues(registry, intent, wallets, where))
+    return issues
+
+
+def _missing(intent: Intent, required: tuple[str | tuple[str, ...], ...], where: str) -> list[Issue]:
+    issues: list[Issue] = []
+    for field in required:
+        names = field if isinstance(field, tuple) else (field,)
+        if all(getattr(intent, name) is None for name in names):
+            issues.append(Issue(f"{where}.{names[0]}", f"{intent.action} needs {' or '.join(names)}"))
+    return issues
+
+
+def _registry_issues(registry: Registry, intent: Intent, where: str) -> list[Issue]:
+    issues: list[Issue] = []
+    known = {chain.slug for chain in registry.chains()}
+    for name in _CHAIN_FIELDS:
+        slug = getattr(intent, name)
+        if slug is not None and slug not in known:
+            issues.append(Issue(f"{where}.{name}", f"unknown chain {slug!r}"))
+    chain = intent.chain or intent.from_chain
+    if chain is None or chain not in known:
+        return issues
+    for name in _TOKEN_FIELDS:
+        symbol = getattr(intent, name)
+        if symbol is not None and symbol.casefold() not in {
+            t.symbol.casefold() for t in registry.tokens(chain)
+        }:
+            issues.append(Issue(f"{where}.{name}", f"{symbol!r} is not a listed token on {chain}"))
+    protocol = intent.protocol
+    if (
+        protocol is None or intent.action == "bridge"
+    ):  # a bridge's protocol serves two chains; the planner checks it
+        return issues
+    if protocol.casefold() not in {p.name.casefold() for p in registry.protocols()}:
+        issues.append(Issue(f"{where}.protocol", f"unknown protocol {protocol!r}"))
+    elif not registry.supports(chain, protocol, intent.action):
+        issues.append(Issue(f"{where}.protocol", f"{protocol} does not {intent.action} on {chain}"))
+    return issues
+
+
+def _family_issues(registry: Registry, intent: Intent, wallets: Sequence[str], where: str) -> list[Issue]:
+    """The chain the intent starts on needs a wallet of the agent in that chain's address family."""
+    chain = intent.chain or intent.from_chain
+    if chain is None or chain not in {c.slug for c in registry.chains()}:
+        return []
+    solana = registry.chain(chain).family == "solana"
+    if any(is_solana_address(w) if solana else is_evm_address(w) for w in wallets):
+        return []
+    return [Issue(f"{where}.chain", f"none of the agent's wallets can sign on {chain}")]
