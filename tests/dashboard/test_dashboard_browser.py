@@ -151,6 +151,48 @@ def phone_flows(page: Any, expect: Any, key: str, seen: dict[str, Any]) -> None:
     expect(page.locator("#deliveries tbody tr").first).to_be_visible()
     expect(page.locator("#agents-body tr")).to_have_count(3)
     seen["phone_layout"] = layout(page)
+    seen["keyboard"] = keyboard_walk(page)
+
+
+# Every control a pointer can use, visible on the page now, by a name that tells them apart.
+CONTROLS_PROBE = """() => Array.from(document.querySelectorAll(
+  'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])'))
+  .filter(node => !node.disabled && node.getClientRects().length > 0
+          && getComputedStyle(node).visibility !== 'hidden' && !node.closest('[hidden]'))
+  .map((node, i) => { node.dataset.walk = String(i); return String(i); })"""
+# The focused control's name, and whether its focus can be seen (an outline or a ring).
+FOCUS_PROBE = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  const style = getComputedStyle(node);
+  const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+               || style.boxShadow !== 'none';
+  return { walk: node.dataset.walk || null, ring, tag: node.tagName, text: (node.textContent || node.id).trim().slice(0, 40) };
+}"""
+
+
+def keyboard_walk(page: Any) -> dict[str, Any]:
+    """Tab through the signed-in page from the top: which controls focus reached, and which showed no ring."""
+    controls = page.evaluate(CONTROLS_PROBE)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.evaluate("window.scrollTo(0, 0)")
+    reached: set[str] = set()
+    unringed: list[str] = []
+    for _ in range(len(controls) + 10):
+        page.keyboard.press("Tab")
+        focus = page.evaluate(FOCUS_PROBE)
+        if focus is None or focus["walk"] is None:
+            continue
+        reached.add(focus["walk"])
+        if not focus["ring"]:
+            unringed.append(f"{focus['tag']} {focus['text']}")
+    missed = [c for c in controls if c not in reached]
+    names = page.evaluate(
+        "(ids) => ids.map(i => { const n = document.querySelector(`[data-walk='${i}']`);"
+        " return `${n.tagName} ${(n.textContent || n.id).trim().slice(0, 40)}`; })",
+        missed,
+    )
+    return {"controls": len(controls), "missed": names, "unringed": unringed}
 
 
 def drive(base: str, key: str, shots: Path) -> dict[str, Any]:
@@ -263,6 +305,9 @@ async def test_dashboard_flows_at_desktop_and_phone_width(settings: Settings, tm
     assert gone.status_code == 404
     assert seen["key_after_sign_out"] is None
     assert seen["first_tab"] == "skip"
+    # Keyboard: Tab reaches every visible control of the signed-in page, and each shows where focus is.
+    assert seen["keyboard"]["controls"] >= 10 and seen["keyboard"]["missed"] == [], seen["keyboard"]
+    assert seen["keyboard"]["unringed"] == [], seen["keyboard"]
     for name in ("desktop_layout", "phone_layout"):
         assert seen[name]["scrollWidth"] <= seen[name]["width"] and seen[name]["cut"] == [], (
             name,
