@@ -23,6 +23,8 @@ from engine.agents.kinds import Kind
 from engine.agents.leftovers import unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
+    ABOVE,
+    BELOW,
     CHECK_DAILY,
     CHECK_HOURLY,
     DISJUNCTION,
@@ -30,6 +32,7 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    MY_WALLET,
     NEGATION,
     NEWS,
     PORTFOLIO,
@@ -237,7 +240,9 @@ def _dispatch(request: Request) -> CompileResult:
     families = [
         name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
     ]
-    if scanner.has(PORTFOLIO):
+    if scanner.has(PORTFOLIO) or (
+        not families and scanner.has(MY_WALLET) and not Scanner(scanner.remaining).take_assets()
+    ):
         families.append("portfolio")
     ratio = find_ratio(request)
     if isinstance(ratio, Unwatchable):
@@ -280,4 +285,6 @@ def _is_measurable(request: Request) -> bool:
     probe = Scanner(request.scanner.remaining)
     if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
         return True
+    if probe.has(MY_WALLET) and any(probe.has(p) for p in (ABOVE, BELOW)) and probe.take_numbers():
+        return True  # "ping me when my wallet is worth over 15k": a value, not a reminder
     return bool(probe.take_assets()) and bool(probe.take_numbers())
