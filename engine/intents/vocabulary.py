@@ -19,6 +19,7 @@ VERBS: Final[dict[str, str]] = {
     "wire": "transfer",
     "shoot": "transfer",
     "carry": "transfer",
+    "shift": "transfer",
     "sweep": "sweep",
     "consolidate": "sweep",
     "bridge": "bridge",
@@ -64,6 +65,8 @@ VERBS: Final[dict[str, str]] = {
     "throw": "swap",
     "yeet": "swap",
     "chuck": "swap",
+    "yolo": "swap",
+    "spend": "swap",
     "get": "swap",
     "grab": "swap",
     "snag": "swap",
@@ -88,7 +91,7 @@ BUY_VERBS: Final[frozenset[str]] = frozenset(
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
 # ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
-TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "chuck", "put", "park"})
+TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "yolo", "chuck", "put", "park"})
 
 # Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
 # first guess; verbs.py settles "cash out" and "exit" by what they name.
@@ -101,6 +104,8 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("load", "up"): ("swap", "buy"),
     ("stock", "up"): ("swap", "buy"),
     ("pick", "up"): ("swap", "buy"),
+    ("market", "buy"): ("swap", "buy"),
+    ("market", "sell"): ("swap", "sell"),
     ("get", "out"): ("withdraw", "exit"),
     ("take", "profit"): ("swap", "cash out"),
     ("take", "profits"): ("swap", "cash out"),

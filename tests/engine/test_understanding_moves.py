@@ -1,0 +1,87 @@
+"""Bridges and swaps in the words people use for them: motion verbs ("shift", "take ... to"), "onto", a
+verbless "from <chain> to <chain>" whose target is also a token's name, a verbless "x for y", buying verbs
+that name what pays first ("use 100 usdc to buy eth", "spend 100 usdc on eth", "buy 60 usdc of eth"), and
+two-word verbs ("pick up", "market buy")."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.engine.test_intents_support import EVM_A, parse
+
+CHAINS = ("ethereum", "base", "arbitrum", "optimism", "polygon")
+WALLETS = tuple((EVM_A, chain) for chain in CHAINS)
+
+
+def _read(prompt: str) -> list[tuple[object, ...]]:
+    response = parse(prompt, *WALLETS)
+    return [
+        (
+            i.action,
+            i.asset,
+            i.to_asset if i.action == "swap" else i.from_chain,
+            i.chain or i.to_chain,
+            i.amount,
+        )
+        for i in response.intents
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("shift 20 usdc from base over to arbitrum", ("bridge", "USDC", "base", "arbitrum", Decimal(20))),
+        ("take 60 usdc from polygon to base", ("bridge", "USDC", "polygon", "base", Decimal(60))),
+        ("get 1,500 dai from arb onto ethereum", ("bridge", "DAI", "arbitrum", "ethereum", Decimal(1500))),
+        ("move 250 usdc onto op from base", ("bridge", "USDC", "base", "optimism", Decimal(250))),
+        ("1,500 dai from base to ethereum", ("bridge", "DAI", "base", "ethereum", Decimal(1500))),
+        ("1.2k usdc from op to polygon", ("bridge", "USDC", "optimism", "polygon", Decimal(1200))),
+    ],
+)
+def test_motion_verbs_and_places_read_as_a_bridge(prompt: str, expected: tuple[object, ...]) -> None:
+    assert _read(prompt) == [expected]
+
+
+def test_a_to_after_from_chain_that_names_a_token_by_its_ticker_stays_a_conversion() -> None:
+    # "eth" is the token's ticker, not the chain's own name: with no verb it converts, as before.
+    assert _read("100 usdc on base to eth") == [("swap", "USDC", "ETH", "base", Decimal(100))]
+
+
+def test_take_out_of_a_protocol_is_still_a_withdrawal() -> None:
+    response = parse("take 100 usdc out of aave on base", *WALLETS)
+    assert [(i.action, i.protocol, i.amount) for i in response.intents] == [
+        ("withdraw", "aave", Decimal(100))
+    ]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "20 dai for usdc on base",
+        "on base: 20 dai for usdc",
+        "use 20 dai to buy usdc on base",
+        "spend 20 dai on usdc on base",
+        "buy 20 dai of usdc on base",
+        "buy 20 dai worth of usdc on base",
+        "pick up some usdc with 20 dai on base",
+        "market buy usdc with 20 dai on base",
+        "yolo 20 dai into usdc on base",
+    ],
+)
+def test_what_pays_and_what_is_bought_are_told_apart_in_any_order(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "DAI", "USDC", "base", Decimal(20))]
+
+
+def test_market_sell_sells_what_it_names() -> None:
+    assert _read("market sell 1 eth for usdc on base") == [("swap", "ETH", "USDC", "base", Decimal(1))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["use 20 usdc on base", "take 60 usdc", "spend some usdc on eth on base", "shift usdc from base to arb"],
+)
+def test_a_motion_or_paying_verb_with_something_missing_plans_nothing(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert response.intents == ()
