@@ -13,14 +13,47 @@ from engine.intents.vocabulary import BUY_VERBS
 __all__ = [
     "ARROWS",
     "amount_of_asset",
+    "mood_after",
     "out_of_follows",
     "place_follows",
     "reads_as_chain",
+    "settle_wish",
     "to_verb_follows",
 ]
 
 # Arrows read as "to" ("eth -> base").
 ARROWS: Final[frozenset[str]] = frozenset({"->", "=>", "\u2192"})
+
+
+# Words that wish for a place ("i want my usdc on base") and that state where something is now ("it's on
+# polygon", "my usdc is on arb").
+_WISH_WORDS: Final = frozenset({"want", "wanna", "need", "like"})
+_STATE_WORDS: Final = frozenset({"is", "its", "sits", "sitting", "currently", "are"})
+
+
+def mood_after(lexemes: Sequence[Lexeme], index: int, mood: str | None) -> str | None:
+    """The mood the words after `index` are in: "wish" after want/need, "state" after is/it's (an "it"
+    right after a wish word is the wish's object: "i want it on base")."""
+    word = lexemes[index].text
+    previous = _at(lexemes, index - 1)
+    if word in _WISH_WORDS:
+        return "wish"
+    if word in _STATE_WORDS or (word == "it" and (previous is None or previous.text not in _WISH_WORDS)):
+        return "state"
+    return mood
+
+
+def settle_wish(draft: Draft, places: dict[str, str]) -> bool:
+    """A clause with no verb that wishes its tokens on one chain and says they are on another is a move
+    from the one they are on to the one wished for. Both chains must be named: a wish alone ("i need 100
+    usdc on base") says nothing of where the tokens come from, and is left as it was read. True when the
+    clause was settled as a move."""
+    wished, current = places.get("wish"), places.get("state")
+    if draft.action is not None or wished is None or current is None or wished == current or not draft.items:
+        return False
+    draft.from_chain, draft.to_chain, draft.on_chain = current, wished, None
+    draft.bare_chains = [chain for chain in draft.bare_chains if chain not in (wished, current)]
+    return True
 
 
 def _at(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:
@@ -37,6 +70,8 @@ def reads_as_chain(
     following, previous = _at(lexemes, index + 1), _at(lexemes, index - 1)
     if pending and previous is not None and previous.kind in ("number", "punct"):
         return False  # "2 eth", "$100 eth", "0.5 eth -> usdc": an amount of the asset
+    if following is not None and following.chain == lexeme.chain and following.asset is None:
+        return True  # "eth mainnet": a word naming the same chain after it makes it a place
     if following is not None and following.text in ARROWS:
         return draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
     if following is not None and following.text in ("/", "-"):

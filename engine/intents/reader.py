@@ -16,9 +16,11 @@ from engine.intents.numerals import SCALES, exact_ratio
 from engine.intents.places import (
     ARROWS,
     amount_of_asset,
+    mood_after,
     out_of_follows,
     place_follows,
     reads_as_chain,
+    settle_wish,
     to_verb_follows,
 )
 from engine.intents.unread import unread_runs
@@ -83,6 +85,10 @@ class _Reader:
         self.used: set[int] = set()
         self.usd_next: int | None = None
         self.kept_asset: str | None = None
+        # "i want my 60 usdc on base, it's on polygon now": the chain wished for and the chain it is on.
+        self.mood: str | None = None
+        self.places: dict[str, str] = {}
+        self.mood_at: list[int] = []
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -107,6 +113,8 @@ class _Reader:
             else:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
+        if settle_wish(self.draft, self.places):
+            self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
         return self.draft
 
@@ -333,6 +341,10 @@ class _Reader:
             self.set_action("withdraw", "take out")  # "take 100 usdc out of aave"
             self.used.add(index)
             return 0
+        mood = mood_after(self.lexemes, index, self.mood)
+        if mood != self.mood:
+            self.mood_at.append(index)
+        self.mood = mood
         role = prep_role(word)
         used = True
         if word == "worth" and self.draft.items and self.draft.items[-1].amount is not None:
@@ -428,6 +440,8 @@ class _Reader:
     def chain(self, index: int, slug: str) -> None:
         draft = self.draft
         self.used.add(index)
+        if self.prep == "on" and self.mood is not None:
+            self.places.setdefault(self.mood, slug)
         if self.prep == "from" and draft.from_chain is None:
             draft.from_chain = slug
         elif self.prep == "to" and draft.items and draft.items[-1].to_chain is None:

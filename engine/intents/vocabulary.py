@@ -196,7 +196,7 @@ PLAIN_WORDS: Final[frozenset[str]] = frozenset(
     """
     a an the my me mine our i im i'm we you your please pls plz can could would will want wanna like
     need let lets let's do does did just now some any of and or then than but so if as is are be been
-    this these those that there here what which who how much many more most less few make made take
+    this these those that there here what which who how much many more most less few make made take its
     took get got give gave go going want wants need needs also too very really case cases into onto
     upon over under about above below after before back down up out off new old other another next
     last first second time times day days week all both each every one ones some same

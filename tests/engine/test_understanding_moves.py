@@ -85,3 +85,34 @@ def test_market_sell_sells_what_it_names() -> None:
 def test_a_motion_or_paying_verb_with_something_missing_plans_nothing(prompt: str) -> None:
     response = parse(prompt, *WALLETS)
     assert response.intents == ()
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "i want my 60 usdc on base, it's on polygon now",
+        "my 60 usdc is on polygon, i want it on base",
+        "i need my 60 usdc on base, its on polygon rn",
+    ],
+)
+def test_a_wish_for_one_chain_and_a_state_on_another_is_a_bridge(prompt: str) -> None:
+    assert _read(prompt) == [("bridge", "USDC", "polygon", "base", Decimal(60))]
+
+
+@pytest.mark.parametrize("prompt", ["i need 100 usdc on base", "i want 100 usdc on base but it's on base"])
+def test_a_wish_without_where_the_tokens_are_plans_nothing(prompt: str) -> None:
+    assert parse(prompt, *WALLETS).intents == ()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("1.2k dai from polygon to eth mainnet", ("bridge", "DAI", "polygon", "ethereum", Decimal(1200))),
+        ("60 dai eth mainnet -> base", ("bridge", "DAI", "ethereum", "base", Decimal(60))),
+        ("swap 1 eth mainnet for usdc", ("swap", "ETH", "USDC", "ethereum", Decimal(1))),
+    ],
+)
+def test_a_token_word_before_its_chains_own_word_names_the_chain(
+    prompt: str, expected: tuple[object, ...]
+) -> None:
+    assert _read(prompt) == [expected]
