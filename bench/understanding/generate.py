@@ -20,6 +20,7 @@ from bench.understanding.dev2_agent_templates import AGENT_TEMPLATES_DEV2
 from bench.understanding.dev2_templates import INTENT_TEMPLATES_DEV2
 from bench.understanding.dev3_agent_templates import AGENT_TEMPLATES_DEV3
 from bench.understanding.dev3_templates import INTENT_TEMPLATES_DEV3
+from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMPLATES_DEV4
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -97,7 +98,13 @@ def generate() -> dict[str, list[Row]]:
     rng = random.Random(SEED + 20)
     intents = draw(INTENT_TEMPLATES_DEV3, 800, 0, rng, used)
     agents = draw(AGENT_TEMPLATES_DEV3, 300, 0, rng, used)
-    return sets | named("dev3", intents, agents)
+    sets |= named("dev3", intents, agents)
+    used |= {row.get("prompt") or row["request"] for row in intents + agents}
+    # dev4: written after dev3 was tuned on; its first run checks that dev3's fixes hold on new words.
+    rng = random.Random(SEED + 30)
+    intents = draw(INTENT_TEMPLATES_DEV4, 600, 0, rng, used)
+    agents = draw(AGENT_TEMPLATES_DEV4, 200, 0, rng, used)
+    return sets | named("dev4", intents, agents)
 
 
 def main() -> None:
