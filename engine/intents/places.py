@@ -84,12 +84,12 @@ def reads_as_chain(
         return True  # "onto base", "onto ethereum": a place, never a token
     if (
         prep == "to"
-        and draft.from_chain is not None
+        and (draft.from_chain is not None or _placed_elsewhere(lexemes, index, ("from", "off")))
         and (draft.action is None or draft.verb == "get")
         and lexeme.text == lexeme.chain
     ):
-        # "100 dai from base to ethereum": from one chain to a word that is the other chain's own name is
-        # a move between chains, not a conversion into the chain's native token.
+        # "100 dai from base to ethereum", "100 dai to ethereum from base": from one chain to a word that is
+        # the other chain's own name is a move between chains, not a conversion into its native token.
         return True
     if prep == "to" and draft.action is None and lexeme.asset is not None:
         # No verb: "100 usdc to eth on base" converts (its chain is named apart); "1 eth to base" moves.
@@ -136,9 +136,11 @@ def out_of_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
     return any(a == "out" and b in ("of", "from") for a, b in zip(texts, texts[1:], strict=False))
 
 
-def _placed_elsewhere(lexemes: Sequence[Lexeme], index: int) -> bool:
-    """True when another word of the clause names a chain after "on", "from" or "in"."""
+def _placed_elsewhere(
+    lexemes: Sequence[Lexeme], index: int, after: tuple[str, ...] = ("on", "from", "in")
+) -> bool:
+    """True when another word of the clause names a chain right after one of the words `after`."""
     return any(
-        at != index and lexeme.chain is not None and at > 0 and lexemes[at - 1].text in ("on", "from", "in")
+        at != index and lexeme.chain is not None and at > 0 and lexemes[at - 1].text in after
         for at, lexeme in enumerate(lexemes)
     )

@@ -89,6 +89,7 @@ class _Reader:
         self.mood: str | None = None
         self.places: dict[str, str] = {}
         self.mood_at: list[int] = []
+        self.to_own_wallet = False
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -382,6 +383,9 @@ class _Reader:
             self.used.add(index + 1)
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
+        elif word in ("wallet", "wallets") and self.prep == "to" and self._after_my(index):
+            # "to my wallet on op": the user's own wallet, and the chain after it is where it goes.
+            draft.own_wallet_target = self.to_own_wallet = True
         elif word == "back" and draft.action in ("bridge", "transfer", None):
             # "bridge it back": to where it came from; "bridge ... to arbitrum and back" is a second trip
             # this reader does not plan, so that "back" is left unread and asked about.
@@ -434,6 +438,10 @@ class _Reader:
         elif lexeme.asset is not None:
             self.asset(index, lexeme.asset)
 
+    def _after_my(self, index: int) -> bool:
+        previous = self.peek(index - 1)
+        return previous is not None and previous.text in ("my", "own", "other")
+
     def reads_as_chain(self, index: int) -> bool:
         return reads_as_chain(self.lexemes, index, self.draft, self.prep, pending=self.pending is not None)
 
@@ -442,6 +450,13 @@ class _Reader:
         self.used.add(index)
         if self.prep == "on" and self.mood is not None:
             self.places.setdefault(self.mood, slug)
+        if (
+            self.prep == "on"
+            and self.to_own_wallet
+            and draft.to_chain is None
+            and draft.from_chain not in (None, slug)
+        ):
+            self.prep = "to"  # "from base to my wallet on op"; with no source named it stays where it is
         if self.prep == "from" and draft.from_chain is None:
             draft.from_chain = slug
         elif self.prep == "to" and draft.items and draft.items[-1].to_chain is None:
@@ -449,6 +464,12 @@ class _Reader:
             draft.to_chain = draft.to_chain or slug
         elif self.prep == "to" and draft.to_chain is None:
             draft.to_chain = slug
+        elif self.prep == "to" and draft.to_chain not in (None, slug):
+            # "to base to mainnet": two targets and no source; reading either as the source is a guess.
+            draft.refusal = (
+                f"You named two chains to move to ({draft.to_chain} and {slug}) and none to move from. "
+                "Say it as 'from <chain> to <chain>'."
+            )
         elif self.prep == "on" and draft.on_chain is None:
             draft.on_chain = slug
         elif slug in (draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains):

@@ -116,3 +116,49 @@ def test_a_token_word_before_its_chains_own_word_names_the_chain(
     prompt: str, expected: tuple[object, ...]
 ) -> None:
     assert _read(prompt) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("0.3 usdc to ethereum from arb", ("bridge", "USDC", "arbitrum", "ethereum", Decimal("0.3"))),
+        ("need 80 dai moved from base to polygon", ("bridge", "DAI", "base", "polygon", Decimal(80))),
+        (
+            "i need my 80 usdc bridged from ethereum to op",
+            ("bridge", "USDC", "ethereum", "optimism", Decimal(80)),
+        ),
+        ("send 80 usdc from base to my wallet on op", ("bridge", "USDC", "base", "optimism", Decimal(80))),
+        ("scoop up some eth with 5 usdc on base", ("swap", "USDC", "ETH", "base", Decimal(5))),
+        ("stack some eth with 5 usdc on base", ("swap", "USDC", "ETH", "base", Decimal(5))),
+    ],
+)
+def test_more_ways_to_say_a_move_or_a_buy(prompt: str, expected: tuple[object, ...]) -> None:
+    assert _read(prompt) == [expected]
+
+
+@pytest.mark.parametrize("prompt", ["i need to base to mainnet, 1,200 dai", "bridge 5 usdc to base to arb"])
+def test_two_targets_and_no_source_are_refused_not_guessed(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert response.intents == ()
+    assert "two chains to move to" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["i need the usdc you sent on base", "i sent 5 usdc to 0x3333333333333333333333333333333333333333"],
+)
+def test_a_past_form_after_someone_who_did_it_still_tells_what_was_done(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert response.intents == ()
+    assert "already done" in response.reasoning
+
+
+def test_my_other_wallet_on_the_same_chain_is_still_a_transfer_question() -> None:
+    response = parse("send 80 usdc to my other wallet on base", *WALLETS)
+    assert [item.kind for item in response.clarifications] == ["recipient"]
+
+
+def test_a_token_one_letter_from_a_verb_is_not_read_as_the_verb() -> None:
+    # "shib" must stay an unknown token, never a misspelt motion verb ("ship" is no verb here for that).
+    response = parse("swap 100 shib for eth on ethereum", *WALLETS)
+    assert response.intents == ()
