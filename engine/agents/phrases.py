@@ -144,6 +144,7 @@ BORROW_SIDE = words("borrow", "borrowing", "borrow cost", "debt")
 PORTFOLIO = words(
     "portfolio", "net worth", "holdings", "my bag", "my bags", "total balance", "wallet value",
     "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
+    "my funds", "bag value", "bags value", "my total bag", "my total bags", "my total balance",
 )  # fmt: skip
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).

@@ -85,7 +85,9 @@ def _comma_number(match: re.Match[str]) -> str:
 # Request framing with a direction word inside ("set up an alert", "hit me up when": "up" says no direction, "hit"
 # no level) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:heads up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|keep an eye on|"
+    r"(?<=\s)(?:give me a heads up|heads up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
+    r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
+    r"keep an eye on|"
     r"keep tabs on|"
     + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
     + r")(?=[\s,.!?:;])"

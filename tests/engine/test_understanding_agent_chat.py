@@ -95,3 +95,31 @@ def test_an_unread_word_after_text_me_is_still_refused() -> None:
     assert isinstance(
         compile_request("text me if eth goes above 4000 when the fed cuts", WALLETS), Unwatchable
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "shoot me a message if eth sinks below 3000",
+        "holler if eth sinks below 3000",
+        "let me know the moment eth sinks below 3000",
+        "give me a heads up when eth sinks below 3000",
+    ],
+)
+def test_ways_of_asking_to_be_told_are_framing(text: str) -> None:
+    assert _level(text) == ("ETH", "below", Decimal(3000))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tell me once my funds are worth more than 50k",
+        "ping me if my total bag value goes over 50k",
+        "warn me when my total balance is over 50k",
+    ],
+)
+def test_funds_and_bag_value_are_the_portfolio_value(text: str) -> None:
+    condition = _compiled(text).condition
+    assert condition is not None
+    assert condition.model_dump()["metric"]["type"] == "portfolio_value"
+    assert condition.model_dump()["threshold"] == Decimal(50000)
