@@ -12,6 +12,7 @@ from engine.intents.vocabulary import BUY_VERBS
 
 __all__ = [
     "ARROWS",
+    "after_my",
     "amount_of_asset",
     "mood_after",
     "out_of_follows",
@@ -19,6 +20,7 @@ __all__ = [
     "reads_as_chain",
     "settle_wish",
     "to_verb_follows",
+    "two_targets",
 ]
 
 # Arrows read as "to" ("eth -> base").
@@ -143,4 +145,19 @@ def _placed_elsewhere(
     return any(
         at != index and lexeme.chain is not None and at > 0 and lexemes[at - 1].text in after
         for at, lexeme in enumerate(lexemes)
+    )
+
+
+def after_my(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when the word before `index` makes it the user's own ("my wallet", "my other wallet")."""
+    previous = _at(lexemes, index - 1)
+    return previous is not None and previous.text in ("my", "own", "other")
+
+
+def two_targets(first: str, second: str) -> str:
+    """The refusal of "to base to mainnet": two targets and no source; reading either as the source is a
+    guess."""
+    return (
+        f"You named two chains to move to ({first} and {second}) and none to move from. "
+        "Say it as 'from <chain> to <chain>'."
     )

@@ -15,6 +15,7 @@ from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES, exact_ratio
 from engine.intents.places import (
     ARROWS,
+    after_my,
     amount_of_asset,
     mood_after,
     out_of_follows,
@@ -22,6 +23,7 @@ from engine.intents.places import (
     reads_as_chain,
     settle_wish,
     to_verb_follows,
+    two_targets,
 )
 from engine.intents.unread import unread_runs
 from engine.intents.verbs import settle_action
@@ -383,7 +385,7 @@ class _Reader:
             self.used.add(index + 1)
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
-        elif word in ("wallet", "wallets") and self.prep == "to" and self._after_my(index):
+        elif word in ("wallet", "wallets") and self.prep == "to" and after_my(self.lexemes, index):
             # "to my wallet on op": the user's own wallet, and the chain after it is where it goes.
             draft.own_wallet_target = self.to_own_wallet = True
         elif word == "back" and draft.action in ("bridge", "transfer", None):
@@ -438,10 +440,6 @@ class _Reader:
         elif lexeme.asset is not None:
             self.asset(index, lexeme.asset)
 
-    def _after_my(self, index: int) -> bool:
-        previous = self.peek(index - 1)
-        return previous is not None and previous.text in ("my", "own", "other")
-
     def reads_as_chain(self, index: int) -> bool:
         return reads_as_chain(self.lexemes, index, self.draft, self.prep, pending=self.pending is not None)
 
@@ -465,11 +463,7 @@ class _Reader:
         elif self.prep == "to" and draft.to_chain is None:
             draft.to_chain = slug
         elif self.prep == "to" and draft.to_chain not in (None, slug):
-            # "to base to mainnet": two targets and no source; reading either as the source is a guess.
-            draft.refusal = (
-                f"You named two chains to move to ({draft.to_chain} and {slug}) and none to move from. "
-                "Say it as 'from <chain> to <chain>'."
-            )
+            draft.refusal = two_targets(draft.to_chain, slug)
         elif self.prep == "on" and draft.on_chain is None:
             draft.on_chain = slug
         elif slug in (draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains):
