@@ -7,9 +7,8 @@ order ("swap out of", "x to y", "worth of", "buy eth with", "sell for"), and sla
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from bench.understanding.dev2_templates import CLOSERS, OPENERS, evm
+from bench.understanding.dev2_templates import chat, evm, swap_row
 from bench.understanding.forms import Row, Template
 
 CHAINS = {
@@ -28,10 +27,6 @@ AMOUNTS = [
     ("1,500", "1500"),
     ("twenty", "20"),
 ]
-
-
-def chat(rng: random.Random, text: str) -> str:
-    return rng.choice(OPENERS) + text + rng.choice(CLOSERS)
 
 
 def t_bridge(rng: random.Random, _: int) -> Row:
@@ -63,17 +58,6 @@ def t_bridge(rng: random.Random, _: int) -> Row:
     return {"tag": "bridge", "prompt": prompt, "wallets": evm(src, dst), "expect": {"intents": [intent]}}
 
 
-def _swap(tag: str, prompt: str, chain: str, asset: str, to: str, value: str) -> Row:
-    intent: dict[str, Any] = {
-        "action": "swap",
-        "asset": asset,
-        "to_asset": to,
-        "chain": chain,
-        "amount": value,
-    }
-    return {"tag": tag, "prompt": prompt, "wallets": evm(chain), "expect": {"intents": [intent]}}
-
-
 def t_swap(rng: random.Random, _: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "optimism"))
     where = rng.choice(CHAINS[chain])
@@ -97,7 +81,7 @@ def t_swap(rng: random.Random, _: int) -> Row:
         ]
     )
     prompt = chat(rng, pattern.format(a=text, s=s, b=b, c=where))
-    return _swap("swap", prompt, chain, sold, bought, value)
+    return swap_row("swap", prompt, chain, sold, bought, value)
 
 
 def t_buy_with(rng: random.Random, _: int) -> Row:
@@ -115,7 +99,7 @@ def t_buy_with(rng: random.Random, _: int) -> Row:
             "buy {a} usdc of eth on {c}",
         ]
     )
-    return _swap("buy-with", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
+    return swap_row("buy-with", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
 
 
 def t_slang(rng: random.Random, _: int) -> Row:
@@ -135,7 +119,7 @@ def t_slang(rng: random.Random, _: int) -> Row:
             "convert {a} usdc to eth on {c}",
         ]
     )
-    return _swap("slang", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
+    return swap_row("slang", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
 
 
 def t_sell_for(rng: random.Random, _: int) -> Row:
@@ -150,7 +134,7 @@ def t_sell_for(rng: random.Random, _: int) -> Row:
             "sell {a} of my eth for usdc on {c}",
         ]
     )
-    return _swap("sell-for", chat(rng, pattern.format(a=text, c=chain)), chain, "ETH", "USDC", value)
+    return swap_row("sell-for", chat(rng, pattern.format(a=text, c=chain)), chain, "ETH", "USDC", value)
 
 
 def t_unsure(rng: random.Random, _: int) -> Row:

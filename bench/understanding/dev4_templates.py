@@ -6,10 +6,9 @@ Bridges, swaps and slang in new words and orders, and agents with chat price lev
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bench.understanding.agent_templates import price_fields
-from bench.understanding.dev2_templates import CLOSERS, OPENERS, evm
+from bench.understanding.dev2_templates import CLOSERS, OPENERS, chat, evm, swap_row
 from bench.understanding.forms import Row, Template
 
 CHAINS = {
@@ -20,10 +19,6 @@ CHAINS = {
     "ethereum": ("ethereum", "mainnet", "L1"),
 }
 AMOUNTS = [("80", "80"), ("2.5k", "2500"), ("forty", "40"), ("0.3", "0.3"), ("1,200", "1200"), ("ten", "10")]
-
-
-def chat(rng: random.Random, text: str) -> str:
-    return rng.choice(OPENERS) + text + rng.choice(CLOSERS)
 
 
 def t_bridge(rng: random.Random, _: int) -> Row:
@@ -52,17 +47,6 @@ def t_bridge(rng: random.Random, _: int) -> Row:
     return {"tag": "bridge", "prompt": prompt, "wallets": evm(src, dst), "expect": {"intents": [intent]}}
 
 
-def _swap(tag: str, prompt: str, chain: str, asset: str, to: str, value: str) -> Row:
-    intent: dict[str, Any] = {
-        "action": "swap",
-        "asset": asset,
-        "to_asset": to,
-        "chain": chain,
-        "amount": value,
-    }
-    return {"tag": tag, "prompt": prompt, "wallets": evm(chain), "expect": {"intents": [intent]}}
-
-
 def t_swap(rng: random.Random, _: int) -> Row:
     chain = rng.choice(("base", "arbitrum", "optimism"))
     where = rng.choice(CHAINS[chain])
@@ -84,7 +68,7 @@ def t_swap(rng: random.Random, _: int) -> Row:
         ]
     )
     prompt = chat(rng, pattern.format(a=text, s=s, b=b, c=where))
-    return _swap("swap", prompt, chain, sold, bought, value)
+    return swap_row("swap", prompt, chain, sold, bought, value)
 
 
 def t_slang(rng: random.Random, _: int) -> Row:
@@ -102,7 +86,7 @@ def t_slang(rng: random.Random, _: int) -> Row:
             "snag eth with {a} usdc on {c}",
         ]
     )
-    return _swap("slang", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
+    return swap_row("slang", chat(rng, pattern.format(a=text, c=chain)), chain, "USDC", "ETH", value)
 
 
 INTENT_TEMPLATES_DEV4: list[tuple[Template, int, bool]] = [
