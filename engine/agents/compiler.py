@@ -86,13 +86,23 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
     of a clarification compiles, or asks onward, when it is picked: an option that would not is left
     out, and a question none of whose options would is answered with the reason instead.
     """
+    return _checked(text, wallets, _OPTION_DEPTH)
+
+
+# How many answers deep an option is followed before it is offered: an option whose reply is a question
+# whose own options all fail would lead to a 422 one step later, so the reply is checked the same way.
+_OPTION_DEPTH = 3
+
+
+def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
     result = _compile(text, wallets)
-    if not isinstance(result, NeedsClarification) or not result.options:
+    if not isinstance(result, NeedsClarification) or not result.options or depth == 0:
         return result
     kept: list[str] = []
     failure: CompileResult | None = None
     for option in result.options:
-        reply = _compile(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", wallets)
+        follow = f"{text}\n\nClarification \u2014 {result.question}: {option.label}"
+        reply = _checked(follow, wallets, depth - 1)
         if isinstance(reply, Compiled) or (
             isinstance(reply, NeedsClarification) and reply.question != result.question
         ):

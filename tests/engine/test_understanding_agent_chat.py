@@ -123,3 +123,11 @@ def test_funds_and_bag_value_are_the_portfolio_value(text: str) -> None:
     assert condition is not None
     assert condition.model_dump()["metric"]["type"] == "portfolio_value"
     assert condition.model_dump()["threshold"] == Decimal(50000)
+
+
+def test_a_question_whose_picked_answers_would_all_end_refused_is_the_refusal() -> None:
+    # "How often?" would be asked, but each cadence answer then asks a day whose answers all fail on the
+    # unread "stash": offering it would lead to a 422 two answers later.
+    result = compile_request("ping me if my total stash value goes over 8000", WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "stash" in result.reason
