@@ -18,6 +18,9 @@ from typing import Any
 from bench.understanding.agent_templates import AGENT_TEMPLATES
 from bench.understanding.dev2_agent_templates import AGENT_TEMPLATES_DEV2
 from bench.understanding.dev2_templates import INTENT_TEMPLATES_DEV2
+from bench.understanding.dev3_agent_templates import AGENT_TEMPLATES_DEV3
+from bench.understanding.dev3_templates import INTENT_TEMPLATES_DEV3
+from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMPLATES_DEV4
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -88,7 +91,20 @@ def generate() -> dict[str, list[Row]]:
     rng = random.Random(SEED + 10)
     intents = draw(INTENT_TEMPLATES_DEV2, 1200, 0, rng, used)
     agents = draw(AGENT_TEMPLATES_DEV2, 400, 0, rng, used)
-    return sets | named("dev2", intents, agents)
+    sets |= named("dev2", intents, agents)
+    used |= {row.get("prompt") or row["request"] for row in intents + agents}
+    # dev3: a third dev split for the phrasings the second round missed most (bridges told with motion
+    # verbs and arrows, swaps in any word order, chat price levels); drawn last for the same reason.
+    rng = random.Random(SEED + 20)
+    intents = draw(INTENT_TEMPLATES_DEV3, 800, 0, rng, used)
+    agents = draw(AGENT_TEMPLATES_DEV3, 300, 0, rng, used)
+    sets |= named("dev3", intents, agents)
+    used |= {row.get("prompt") or row["request"] for row in intents + agents}
+    # dev4: written after dev3 was tuned on; its first run checks that dev3's fixes hold on new words.
+    rng = random.Random(SEED + 30)
+    intents = draw(INTENT_TEMPLATES_DEV4, 600, 0, rng, used)
+    agents = draw(AGENT_TEMPLATES_DEV4, 200, 0, rng, used)
+    return sets | named("dev4", intents, agents)
 
 
 def main() -> None:

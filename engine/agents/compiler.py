@@ -23,6 +23,8 @@ from engine.agents.kinds import Kind
 from engine.agents.leftovers import unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
+    ABOVE,
+    BELOW,
     CHECK_DAILY,
     CHECK_HOURLY,
     DISJUNCTION,
@@ -30,6 +32,7 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    MY_WALLET,
     NEGATION,
     NEWS,
     PORTFOLIO,
@@ -83,13 +86,23 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
     of a clarification compiles, or asks onward, when it is picked: an option that would not is left
     out, and a question none of whose options would is answered with the reason instead.
     """
+    return _checked(text, wallets, _OPTION_DEPTH)
+
+
+# How many answers deep an option is followed before it is offered: an option whose reply is a question
+# whose own options all fail would lead to a 422 one step later, so the reply is checked the same way.
+_OPTION_DEPTH = 3
+
+
+def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
     result = _compile(text, wallets)
-    if not isinstance(result, NeedsClarification) or not result.options:
+    if not isinstance(result, NeedsClarification) or not result.options or depth == 0:
         return result
     kept: list[str] = []
     failure: CompileResult | None = None
     for option in result.options:
-        reply = _compile(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", wallets)
+        follow = f"{text}\n\nClarification \u2014 {result.question}: {option.label}"
+        reply = _checked(follow, wallets, depth - 1)
         if isinstance(reply, Compiled) or (
             isinstance(reply, NeedsClarification) and reply.question != result.question
         ):
@@ -237,7 +250,9 @@ def _dispatch(request: Request) -> CompileResult:
     families = [
         name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
     ]
-    if scanner.has(PORTFOLIO):
+    if scanner.has(PORTFOLIO) or (
+        not families and scanner.has(MY_WALLET) and not Scanner(scanner.remaining).take_assets()
+    ):
         families.append("portfolio")
     ratio = find_ratio(request)
     if isinstance(ratio, Unwatchable):
@@ -280,4 +295,6 @@ def _is_measurable(request: Request) -> bool:
     probe = Scanner(request.scanner.remaining)
     if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
         return True
+    if probe.has(MY_WALLET) and any(probe.has(p) for p in (ABOVE, BELOW)) and probe.take_numbers():
+        return True  # "ping me when my wallet is worth over 15k": a value, not a reminder
     return bool(probe.take_assets()) and bool(probe.take_numbers())

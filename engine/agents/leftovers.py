@@ -33,6 +33,7 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     MOVE,
+    MY_WALLET,
     NEUTRAL_LEVEL,
     PORTFOLIO,
     RATIO_WORD,
@@ -69,7 +70,7 @@ _FILLER_WORDS = """
     notifications notify now of on once please ping pinging pool position positions price priced prices quickly right s
     send set sharply soon spot starting suddenly tell than that the then there this to token total track trades
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
-    also need needs
+    also need needs text txt dm email
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER
@@ -98,7 +99,7 @@ def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
     if isinstance(metric, GasPriceMetric):
         return (GAS, *checks)
     if result.kind is Kind.PORTFOLIO or isinstance(metric, PortfolioValueMetric):
-        return (PORTFOLIO, WINDOW_DAY, WINDOW_WEEK, *_ALERT_PHRASES)
+        return (PORTFOLIO, MY_WALLET, WINDOW_DAY, WINDOW_WEEK, *_ALERT_PHRASES)
     if isinstance(metric, PriceRatioMetric):
         return (RATIO_WORD, *checks)
     if result.kind is Kind.PRICE or isinstance(metric, PriceMetric):

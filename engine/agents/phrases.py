@@ -51,6 +51,11 @@ ABOVE = words(
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
 )  # fmt: skip
+# A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
+# "breaks down" name the other side and are read by BELOW and DOWN.
+ABOVE = re.compile(
+    ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
+)
 BELOW = words(
     *_motion_phrases(_EITHER_MOTION + _DOWN_MOTION, _DOWN_LEVELS),
     "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
@@ -139,7 +144,11 @@ BORROW_SIDE = words("borrow", "borrowing", "borrow cost", "debt")
 PORTFOLIO = words(
     "portfolio", "net worth", "holdings", "my bag", "my bags", "total balance", "wallet value",
     "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
+    "my funds", "bag value", "bags value", "my total bag", "my total bags", "my total balance",
 )  # fmt: skip
+# A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
+# other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).
+MY_WALLET = words("my wallet", "my wallets", "my account", "my stack", "my whole wallet")
 RATIO_WORD = words("ratio")
 NEWS = words(
     "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"

@@ -70,6 +70,10 @@ _SIGNED_PERCENT = re.compile(
 )
 
 
+# "falls to below 3000": the "to" only leads into the level word, and is no reminder's "to <label>".
+_TO_LEVEL = re.compile(r"\bto (?=(?:below|under|beneath|above|over)\b)")
+
+
 def _comma_number(match: re.Match[str]) -> str:
     numeral = read_literal(match.group(0))
     return match.group(0) if numeral.value is None else f"{numeral.value.normalize():f}"
@@ -78,9 +82,13 @@ def _comma_number(match: re.Match[str]) -> str:
 # Courtesy that carries no condition and would read as one ("if you can", "heads up": "up" is a direction),
 # dropped as whole phrases before anything is read.
 # The intent reader's politeness phrases are the same courtesy here.
-# Request framing with a direction word inside ("set up an alert": "up" says no direction) goes the same way.
+# Request framing with a direction word inside ("set up an alert", "hit me up when": "up" says no direction, "hit"
+# no level) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:heads up|set up|sets up|setting up|sign me up for|hook me up with|keep an eye on|keep tabs on|"
+    r"(?<=\s)(?:give me a heads up|heads up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
+    r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
+    r"keep an eye on|"
+    r"keep tabs on|"
     + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
     + r")(?=[\s,.!?:;])"
 )
@@ -113,7 +121,7 @@ def normalize(text: str) -> str:
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
     text = " ".join(HEART.sub(" ", text.lower()).split())
-    text = _COURTESY.sub(" ", f" {text} ").strip()
+    text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
     text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
     return _SIGNED_PERCENT.sub(
         lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text

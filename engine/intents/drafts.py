@@ -71,6 +71,8 @@ class Draft:
     back: bool = False
     # "100 usdc worth of eth": the asset after "worth of" is what the amount buys.
     worth: bool = False
+    # "use 100 usdc to buy eth": the money paid is named first, what is bought after the verb.
+    paid_first: bool = False
     # The verb was read from a misspelling ("swpa"): alone it is too weak to make talk a transaction.
     guessed_verb: bool = False
     loose_amount: AmountSpec | None = None

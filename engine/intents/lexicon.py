@@ -19,6 +19,7 @@ from engine.intents.vocabulary import (
     MAX_WORDS,
     ON_WORDS,
     PERCENT_WORDS,
+    PHRASAL_VERBS,
     PLAIN_WORDS,
     PRONOUNS,
     PROTOCOL_ALIASES,
@@ -66,6 +67,8 @@ _KNOWN_WORDS: Final[frozenset[str]] = (
     | CONDITION_WORDS
     | TIME_WORDS
     | TIME_UNITS
+    # The first word of a two-word verb ("pick up", "market buy") is read with the word after it.
+    | frozenset(first for first, _ in PHRASAL_VERBS)
 )
 
 

@@ -13,6 +13,18 @@ from typing import Final
 from engine.intents.drafts import MAX, AmountSpec, Draft, Item
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES, exact_ratio
+from engine.intents.places import (
+    ARROWS,
+    after_my,
+    amount_of_asset,
+    mood_after,
+    out_of_follows,
+    place_follows,
+    reads_as_chain,
+    settle_wish,
+    to_verb_follows,
+    two_targets,
+)
 from engine.intents.unread import unread_runs
 from engine.intents.verbs import settle_action
 from engine.intents.vocabulary import (
@@ -43,9 +55,6 @@ _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
     "long": "leveraged long positions are not supported",
     "short": "short positions are not supported",
 }
-
-# Arrows read as "to" ("eth -> base").
-_ARROWS: Final[frozenset[str]] = frozenset({"->", "=>", "\u2192"})
 
 # Words after which an unknown word is taken for a token name ("send all my doge").
 _ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
@@ -78,6 +87,11 @@ class _Reader:
         self.used: set[int] = set()
         self.usd_next: int | None = None
         self.kept_asset: str | None = None
+        # "i want my 60 usdc on base, it's on polygon now": the chain wished for and the chain it is on.
+        self.mood: str | None = None
+        self.places: dict[str, str] = {}
+        self.mood_at: list[int] = []
+        self.to_own_wallet = False
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -102,6 +116,8 @@ class _Reader:
             else:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
+        if settle_wish(self.draft, self.places):
+            self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
         return self.draft
 
@@ -271,7 +287,7 @@ class _Reader:
         return 0
 
     def punct(self, index: int, text: str) -> None:
-        if text in _ARROWS:
+        if text in ARROWS:
             self.prep = "to"
             self.used.add(index)
         elif text == "$":
@@ -324,14 +340,28 @@ class _Reader:
         if (word, following.text if following is not None else "") == ("every", "last"):
             self.set_pending(MAX, index, index + 1)  # "every last usdc": the whole balance
             return 1
-        if word == "take" and draft.action is None and self._out_of_follows(index):
+        if word == "take" and draft.action is None and out_of_follows(self.lexemes, index):
             self.set_action("withdraw", "take out")  # "take 100 usdc out of aave"
             self.used.add(index)
             return 0
+        mood = mood_after(self.lexemes, index, self.mood)
+        if mood != self.mood:
+            self.mood_at.append(index)
+        self.mood = mood
         role = prep_role(word)
         used = True
         if word == "worth" and self.draft.items and self.draft.items[-1].amount is not None:
             self.draft.worth = True
+        elif word == "of" and amount_of_asset(self.lexemes, index, draft):
+            self.draft.worth = True  # "buy 60 usdc of eth": 60 usdc is what pays for the eth
+        elif word == "use" and draft.action is None and to_verb_follows(self.lexemes, index):
+            draft.paid_first = True  # "use 100 usdc to buy eth": what pays is named before the verb
+            self.used.add(index)
+            return 0
+        elif word == "take" and draft.action is None and place_follows(self.lexemes, index):
+            self.set_action("transfer", "move")  # "take 60 usdc from polygon to base"
+            self.used.add(index)
+            return 0
         if role is not None:
             self.prep = role
         elif word in PERCENT_WORDS:
@@ -355,6 +385,9 @@ class _Reader:
             self.used.add(index + 1)
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
+        elif word in ("wallet", "wallets") and self.prep == "to" and after_my(self.lexemes, index):
+            # "to my wallet on op": the user's own wallet, and the chain after it is where it goes.
+            draft.own_wallet_target = self.to_own_wallet = True
         elif word == "back" and draft.action in ("bridge", "transfer", None):
             # "bridge it back": to where it came from; "bridge ... to arbitrum and back" is a second trip
             # this reader does not plan, so that "back" is left unread and asked about.
@@ -408,47 +441,20 @@ class _Reader:
             self.asset(index, lexeme.asset)
 
     def reads_as_chain(self, index: int) -> bool:
-        """A word naming a chain and an asset ("eth", "polygon") is an asset after an amount or before a
-        pair slash; a chain after from/on, or after to outside swaps; otherwise a chain only when it is the
-        chain's own name ("polygon", not "matic")."""
-        lexeme = self.lexemes[index]
-        following = self.peek(index + 1)
-        previous = self.peek(index - 1)
-        if self.pending is not None and previous is not None and previous.kind in ("number", "punct"):
-            return False  # "2 eth", "$100 eth", "0.5 eth -> usdc": an amount of the asset
-        if following is not None and following.text in _ARROWS:
-            return self.draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
-        if following is not None and following.text in ("/", "-"):
-            return False
-        if self.prep in ("from", "on"):
-            return True
-        if self.prep == "to" and self.draft.action is None and lexeme.asset is not None:
-            # No verb: "100 usdc to eth on base" converts (its chain is named apart); "1 eth to base" moves.
-            return not self._placed_elsewhere(index)
-        if self.prep == "to":
-            return self.draft.action != "swap"
-        if self.pending is not None:
-            return False
-        return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
-
-    def _out_of_follows(self, index: int) -> bool:
-        """True when "out of" or "out from" comes later in the clause."""
-        texts = [lexeme.text for lexeme in self.lexemes[index + 1 :]]
-        return any(a == "out" and b in ("of", "from") for a, b in zip(texts, texts[1:], strict=False))
-
-    def _placed_elsewhere(self, index: int) -> bool:
-        """True when another word of the clause names a chain after "on", "from" or "in"."""
-        return any(
-            at != index
-            and lexeme.chain is not None
-            and at > 0
-            and self.lexemes[at - 1].text in ("on", "from", "in")
-            for at, lexeme in enumerate(self.lexemes)
-        )
+        return reads_as_chain(self.lexemes, index, self.draft, self.prep, pending=self.pending is not None)
 
     def chain(self, index: int, slug: str) -> None:
         draft = self.draft
         self.used.add(index)
+        if self.prep == "on" and self.mood is not None:
+            self.places.setdefault(self.mood, slug)
+        if (
+            self.prep == "on"
+            and self.to_own_wallet
+            and draft.to_chain is None
+            and draft.from_chain not in (None, slug)
+        ):
+            self.prep = "to"  # "from base to my wallet on op"; with no source named it stays where it is
         if self.prep == "from" and draft.from_chain is None:
             draft.from_chain = slug
         elif self.prep == "to" and draft.items and draft.items[-1].to_chain is None:
@@ -456,6 +462,8 @@ class _Reader:
             draft.to_chain = draft.to_chain or slug
         elif self.prep == "to" and draft.to_chain is None:
             draft.to_chain = slug
+        elif self.prep == "to" and draft.to_chain not in (None, slug):
+            draft.refusal = two_targets(draft.to_chain, slug)
         elif self.prep == "on" and draft.on_chain is None:
             draft.on_chain = slug
         elif slug in (draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains):
@@ -473,8 +481,10 @@ class _Reader:
             self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
         elif draft.action == "swap" and self.prep in ("for", "to") and draft.to_asset is None:
             draft.to_asset = symbol
-        elif draft.action is None and self.prep == "to" and draft.items and draft.to_asset is None:
-            draft.to_asset = symbol  # "100 usdc to eth": no verb, and the target is an asset
+        elif draft.verb == "spend" and self.prep == "on" and draft.items and draft.to_asset is None:
+            draft.to_asset = symbol  # "spend 100 usdc on eth"
+        elif draft.action is None and self.prep in ("to", "for") and draft.items and draft.to_asset is None:
+            draft.to_asset = symbol  # "100 usdc to eth", "20 dai for usdc": no verb, the target is an asset
         else:
             draft.items.append(Item(symbol, None))
         self.prep = None

@@ -10,11 +10,11 @@ before), `before` (the next clause happens before the one it follows: "deposit i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.intents.lexicon import Lexeme
-from engine.intents.vocabulary import PRONOUNS
+from engine.intents.vocabulary import PRONOUNS, past_of
 from engine.intents.wording import (
     CHAT_FILLER,
     CONDITION_WORDS,
@@ -106,8 +106,32 @@ _OPENING_FILLER: Final = frozenset(
 )
 
 
+# Words that wish for something done ("i need 100 usdc moved ...").
+_WISHES: Final = frozenset({"need", "needs", "want", "wants", "like"})
+# Someone who did the deed, between the wish and the past form ("i need the usdc you sent").
+_DOERS: Final = frozenset({"i", "we", "you", "u", "they", "he", "she"})
+
+
+def _wished_done(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:
+    """ "need 100 usdc moved from base to op", "want my eth swapped": a past form right after the tokens a
+    wish names asks for the deed, so it is read as its verb. A subject in between ("i need the usdc i sent")
+    keeps it a telling of what was done."""
+    lexeme = lexemes[index]
+    if lexeme.kind != "past" or index == 0 or lexemes[index - 1].kind != "asset":
+        return None
+    for earlier in reversed(lexemes[:index]):
+        if earlier.text in _WISHES:
+            verb = past_of(lexeme.text)
+            return None if verb is None else replace(lexeme, kind="verb", text=verb)
+        if earlier.text in _DOERS or earlier.kind in ("verb", "past", "mark"):
+            return None
+    return None
+
+
 def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """The lexemes with links and corrections replaced by marks, and politeness phrases dropped."""
+    """The lexemes with links and corrections replaced by marks, politeness phrases dropped, and a past
+    form a wish asks for read as its verb."""
+    lexemes = [_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)]
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):

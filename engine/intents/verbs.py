@@ -58,7 +58,7 @@ def settle_action(draft: Draft) -> None:
 
 
 def _buy(draft: Draft) -> None:
-    if draft.worth and len(draft.items) == 2 and draft.items[1].amount is None:
+    if (draft.worth or draft.paid_first) and len(draft.items) == 2 and draft.items[1].amount is None:
         draft.to_asset = draft.items.pop().asset  # "buy 100 usdc worth of eth": usdc pays for eth
         return
     target = draft.items.pop(0)

@@ -19,6 +19,7 @@ VERBS: Final[dict[str, str]] = {
     "wire": "transfer",
     "shoot": "transfer",
     "carry": "transfer",
+    "shift": "transfer",
     "sweep": "sweep",
     "consolidate": "sweep",
     "bridge": "bridge",
@@ -64,6 +65,8 @@ VERBS: Final[dict[str, str]] = {
     "throw": "swap",
     "yeet": "swap",
     "chuck": "swap",
+    "yolo": "swap",
+    "spend": "swap",
     "get": "swap",
     "grab": "swap",
     "snag": "swap",
@@ -72,6 +75,7 @@ VERBS: Final[dict[str, str]] = {
     "load": "swap",
     "gimme": "swap",
     "stock": "swap",
+    "stack": "swap",
     "acquire": "swap",
     "bag": "swap",
     "cop": "swap",
@@ -83,12 +87,12 @@ VERBS: Final[dict[str, str]] = {
 
 # Verbs that name what is received, not what is spent ("buy eth with usdc", "get me some eth").
 BUY_VERBS: Final[frozenset[str]] = frozenset(
-    {"buy", "get", "gimme", "grab", "snag", "scoop", "purchase", "acquire", "load", "bag", "cop"}
+    {"buy", "get", "gimme", "grab", "snag", "scoop", "purchase", "acquire", "load", "bag", "cop", "stack"}
 )
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
 # ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
-TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "chuck", "put", "park"})
+TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "yolo", "chuck", "put", "park"})
 
 # Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
 # first guess; verbs.py settles "cash out" and "exit" by what they name.
@@ -101,6 +105,9 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("load", "up"): ("swap", "buy"),
     ("stock", "up"): ("swap", "buy"),
     ("pick", "up"): ("swap", "buy"),
+    ("scoop", "up"): ("swap", "buy"),
+    ("market", "buy"): ("swap", "buy"),
+    ("market", "sell"): ("swap", "sell"),
     ("get", "out"): ("withdraw", "exit"),
     ("take", "profit"): ("swap", "cash out"),
     ("take", "profits"): ("swap", "cash out"),
@@ -191,7 +198,7 @@ PLAIN_WORDS: Final[frozenset[str]] = frozenset(
     """
     a an the my me mine our i im i'm we you your please pls plz can could would will want wanna like
     need let lets let's do does did just now some any of and or then than but so if as is are be been
-    this these those that there here what which who how much many more most less few make made take
+    this these those that there here what which who how much many more most less few make made take its own
     took get got give gave go going want wants need needs also too very really case cases into onto
     upon over under about above below after before back down up out off new old other another next
     last first second time times day days week all both each every one ones some same

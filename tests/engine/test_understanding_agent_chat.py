@@ -1,0 +1,133 @@
+"""/agents in chat shorthand: "text me"/"hit me up" frame a request ("up" there says no direction), "breaks"
+a level with no side named is a break upwards, "falls to below" keeps its "to" out of reminder labels, and
+"my wallet" named alone is the portfolio's value (never beside an asset or another metric)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
+
+WALLETS = ["0x" + "ab" * 20]
+
+
+def _compiled(text: str) -> Compiled:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result
+    return result
+
+
+def _level(text: str) -> tuple[str, str, Decimal]:
+    agent = _compiled(text).agent
+    assert agent is not None
+    fields = agent.model_dump()
+    return fields["asset_symbol"], fields["condition"], fields["threshold"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("hit me up when eth is under 4.1k", ("ETH", "below", Decimal(4100))),
+        ("hmu when btc goes above 100k", ("BTC", "above", Decimal(100000))),
+        ("text me if sol dips below 200", ("SOL", "below", Decimal(200))),
+        ("alert me if btc breaks 60k", ("BTC", "above", Decimal(60000))),
+        ("if eth breaks through 5k lmk", ("ETH", "above", Decimal(5000))),
+        ("alert me if btc breaks below 60k", ("BTC", "below", Decimal(60000))),
+        ("ping me if sol falls to below 4100", ("SOL", "below", Decimal(4100))),
+        ("watch bitcoin and ping me if it falls to below $3,500", ("BTC", "below", Decimal(3500))),
+    ],
+)
+def test_chat_framing_and_level_verbs_take_the_stated_side(
+    text: str, expected: tuple[str, str, Decimal]
+) -> None:
+    assert _level(text) == expected
+
+
+def test_a_break_in_a_percent_move_still_asks_the_direction() -> None:
+    result = compile_request("alert me if eth breaks 5%", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert "rises" in result.question and "falls" in result.question
+
+
+def test_a_follow_on_after_a_break_is_reported_dropped() -> None:
+    result = _compiled("once eth breaks 5k swap half to usdc")
+    assert result.dropped_action == "swap half to usdc"
+
+
+@pytest.mark.parametrize(
+    ("text", "comparator", "threshold"),
+    [
+        ("lmk if my wallet falls below 20k", "below", Decimal(20000)),
+        ("ping me when my wallet is worth over $15,000", "above", Decimal(15000)),
+        ("alert me if my stack drops under 5k", "below", Decimal(5000)),
+    ],
+)
+def test_my_wallet_alone_is_the_portfolio_value(text: str, comparator: str, threshold: Decimal) -> None:
+    condition = _compiled(text).condition
+    assert condition is not None
+    dumped = condition.model_dump()
+    assert dumped["metric"]["type"] == "portfolio_value"
+    assert (dumped["comparator"], dumped["threshold"]) == (comparator, threshold)
+
+
+def test_a_one_sided_wallet_move_is_asked_not_narrowed() -> None:
+    result = compile_request("lmk if my wallet is down 10% in a day", WALLETS)
+    assert isinstance(result, NeedsClarification)
+
+
+def test_my_wallet_beside_an_asset_is_that_assets_price() -> None:
+    assert _level("alert me when eth in my wallet drops below 3000") == ("ETH", "below", Decimal(3000))
+
+
+def test_my_wallet_beside_a_health_factor_is_a_health_request() -> None:
+    result = compile_request("tell me if the health factor of my wallet drops below 1.2", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert "lending protocol" in result.question
+
+
+def test_a_reminder_about_my_wallet_is_still_a_reminder() -> None:
+    assert _compiled("remind me to check my wallet every friday").kind.value == "schedule"
+
+
+def test_an_unread_word_after_text_me_is_still_refused() -> None:
+    assert isinstance(
+        compile_request("text me if eth goes above 4000 when the fed cuts", WALLETS), Unwatchable
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "shoot me a message if eth sinks below 3000",
+        "holler if eth sinks below 3000",
+        "let me know the moment eth sinks below 3000",
+        "give me a heads up when eth sinks below 3000",
+    ],
+)
+def test_ways_of_asking_to_be_told_are_framing(text: str) -> None:
+    assert _level(text) == ("ETH", "below", Decimal(3000))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tell me once my funds are worth more than 50k",
+        "ping me if my total bag value goes over 50k",
+        "warn me when my total balance is over 50k",
+    ],
+)
+def test_funds_and_bag_value_are_the_portfolio_value(text: str) -> None:
+    condition = _compiled(text).condition
+    assert condition is not None
+    assert condition.model_dump()["metric"]["type"] == "portfolio_value"
+    assert condition.model_dump()["threshold"] == Decimal(50000)
+
+
+def test_a_question_whose_picked_answers_would_all_end_refused_is_the_refusal() -> None:
+    # "How often?" would be asked, but each cadence answer then asks a day whose answers all fail on the
+    # unread "stash": offering it would lead to a 422 two answers later.
+    result = compile_request("ping me if my total stash value goes over 8000", WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "stash" in result.reason
