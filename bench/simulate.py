@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import statistics
 import tempfile
 import time
@@ -164,6 +165,8 @@ async def main(calls: int) -> None:
     p50 = Decimal(str(round(statistics.median(service), 1)))
     verdict = "meets" if p50 <= Decimal(str(TARGET_P50_MS)) else "misses"
     print(f"target p50 <= {TARGET_P50_MS:.0f} ms: {verdict} ({p50} ms)")
+    one, five, fifteen = os.getloadavg()
+    print(f"machine load (1, 5, 15 min): {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

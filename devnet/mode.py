@@ -7,14 +7,15 @@ API. The service reaches them through its production clients: open_devnet
 only hands back the settings that point those clients here, and a faucet per chain that devnet.serve
 wraps around the service's chain clients (devnet.funding).
 
-Solana is not run: the registry's Solana chain is left out of rpc_urls, so Solana requests answer 503
-service_not_configured (SKIPPED below says why, and startup prints it).
+Solana runs on one LiteSVM served over JSON-RPC (devnet.solana): SPL Token, the registry's mints, and
+the faucet's balances given to a wallet on first sight. What needs a program that ships no binary (CCTP)
+fails in the simulator with the runtime's own error naming the missing program.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -30,6 +31,7 @@ from devnet.from_registry import world_from_registry
 from devnet.funding import FundingChainClients, FundingEvmExecutor
 from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
 from devnet.rpc import TransactionFailed
+from devnet.solana import SOLANA, SolanaFaucet, solana_rpc, solana_world
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
 from gateway.runtime import Layers
@@ -38,11 +40,8 @@ from watchers.upstreams.evm import from_quantity
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
 from watchers.upstreams.simulation import EvmExecutor
 
-# Chains of the registry the devnet does not run, with the reason startup prints.
-SKIPPED = {
-    "solana": "no local Solana JSON-RPC server is part of the devnet yet; Solana requests answer 503 "
-    "service_not_configured",
-}
+# Chains of the registry the devnet does not run, with the reason startup prints (none today).
+SKIPPED: dict[str, str] = {}
 # The chain whose latest block the Across API quotes against (Across's hub pool lives on Ethereum).
 HUB_CHAIN = "ethereum"
 # Starting a chain: anvil, then the stand-ins and their setup transactions.
@@ -62,11 +61,13 @@ class Devnet:
     market: MarketUrls
     across_api_url: str
     skipped: Mapping[str, str]
+    solana_url: str | None = None
 
     def overrides(self) -> dict[str, Any]:
         """The settings that point the service's production clients at this devnet."""
         return {
-            "rpc_urls": {slug: chain.url for slug, chain in self.chains.items()},
+            "rpc_urls": {slug: chain.url for slug, chain in self.chains.items()}
+            | ({SOLANA: self.solana_url} if self.solana_url else {}),
             "across_api_url": self.across_api_url,
             "price_api_url": self.market.http,
             "yields_api_url": self.market.http,
@@ -91,6 +92,8 @@ class Devnet:
             f"devnet chain {slug} (chain id {chain.node.chain_id}): {chain.url}"
             for slug, chain in self.chains.items()
         ]
+        if self.solana_url:
+            lines.append(f"devnet chain {SOLANA} (LiteSVM): {self.solana_url}")
         lines.append(f"devnet market feed (prices, yields): {self.market.http}")
         lines.append(f"devnet ticker stream (mini tickers): {self.market.ws}/stream")
         lines.append(f"devnet Across API: {self.across_api_url}")
@@ -113,7 +116,7 @@ async def open_devnet(
     """Start every devnet chain concurrently, then the market feed and the Across API; yield the running
     devnet and stop all of it (anvils terminated, their temporary logs removed) when the block exits.
 
-    `chains` limits the EVM chains run (default: all of the registry's). Raises DevnetUnavailable naming
+    `chains` limits the chains run (default: all of the registry's, Solana included). Raises DevnetUnavailable naming
     each chain that failed to start.
     """
     registry = registry or load_registry()
@@ -141,7 +144,15 @@ async def open_devnet(
             across: str = await nursery.start(serve_across_api, fees)
             ordered = {chain.slug: running[chain.slug] for chain in wanted}
             faucets = {slug: chain.faucet(http) for slug, chain in ordered.items()}
-            yield Devnet(ordered, faucets, market, across, skipped)
+            async with AsyncExitStack() as stack:
+                solana_url = None
+                if chains is None or SOLANA in chains:
+                    svm = solana_world(registry)
+                    served = await stack.enter_async_context(
+                        solana_rpc(svm, SolanaFaucet.from_registry(registry))
+                    )
+                    solana_url = served.url
+                yield Devnet(ordered, faucets, market, across, skipped, solana_url)
             nursery.cancel_scope.cancel()
     if failure is not None:
         raise failure

@@ -34,12 +34,17 @@ from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.prefetch import PriceSource
 from watchers.upstreams.quote_errors import SourceUnavailable
-from watchers.upstreams.simulation import EvmExecutor, SolanaExecutor
+from watchers.upstreams.simulation import MAX_ACCOUNTS_PER_CALL, EvmExecutor, SolanaExecutor
 
 # Where the gas price comes from (contract example: `rpc`): eth_gasPrice, or Solana's getFeeForMessage.
 SOURCE_RPC = "rpc"
 # Solana only: the runtime's own fee when the RPC cannot quote a message (its blockhash expired).
 SOURCE_LITESVM = "litesvm"
+# A Solana step invoking a program the chain's RPC does not have: the runtime would only say "not found".
+NO_PROGRAM = (
+    "cannot be simulated: program {program} has no executable account on solana's RPC, so there is nothing "
+    "to run (a program that ships no binary, such as CCTP's on Solana, cannot run on an offline devnet)"
+)
 
 
 @dataclass
@@ -147,6 +152,7 @@ class Simulation:
         pending = bridge_funded(steps)
         messages: dict[int, SolanaMessage] = {}
         refused: dict[int, str] = {}
+        invoked: dict[int, list[str]] = {}
         for index, step in enumerate(steps):
             if index in pending:
                 continue
@@ -157,6 +163,10 @@ class Simulation:
                 refused[index] = f"the message is not signed by the step's wallet {wallet}"
                 continue
             messages[index] = SolanaMessage(step.solana_tx or "", step.solana_format or "", wallet)
+            invoked[index] = [str(message.account_keys[ix.program_id_index]) for ix in message.instructions]
+        for index, program in await self._missing_programs(invoked):
+            refused[index] = NO_PROGRAM.format(program=program)
+            del messages[index]
         batch = list(messages.values())
         outcomes = await self.solana.run(batch) if batch else []
         quoted = await self.solana.fees(batch) if batch else []
@@ -181,6 +191,24 @@ class Simulation:
             gas_price_source=source,
             total_cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
         )
+
+    async def _missing_programs(self, invoked: dict[int, list[str]]) -> list[tuple[int, str]]:
+        """(step index, program) for each step whose first invoked program has no executable account."""
+        programs = list(dict.fromkeys(p for keys in invoked.values() for p in keys))
+        if not programs:
+            return []
+        solana = self.chains.solana()
+        runnable: set[str] = set()
+        for start in range(0, len(programs), MAX_ACCOUNTS_PER_CALL):
+            chunk = programs[start : start + MAX_ACCOUNTS_PER_CALL]
+            accounts = await solana.get_multiple_accounts(chunk)
+            runnable |= {p for p, a in zip(chunk, accounts, strict=True) if a is not None and a.executable}
+        missing = []
+        for index, keys in invoked.items():
+            absent = next((p for p in keys if p not in runnable), None)
+            if absent is not None:
+                missing.append((index, absent))
+        return missing
 
     async def _usd(self, symbol: str) -> Decimal | None:
         """The USD price of `symbol`, or None when no price source is configured or it cannot say."""

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import httpx
 import pytest
+from solders.keypair import Keypair
 
 from devnet.anvil import AnvilNotFound, find_anvil
 from devnet.faucet import FAUCET_NATIVE, FAUCET_TOKENS
@@ -69,7 +70,7 @@ async def plan(service: Running, intents: list[dict], wallet: str, key: str | No
 
 async def test_new_wallet_plans_a_bridge_and_chained_deposit_funded_once(service: Running) -> None:
     settings = service.services.settings
-    assert set(settings.rpc_urls) == {c.slug for c in REG.evm_chains()}
+    assert set(settings.rpc_urls) == {c.slug for c in REG.evm_chains()} | {"solana"}
     assert settings.across_api_url and settings.price_api_url and settings.yields_api_url
     full_usdc = int(FAUCET_TOKENS["USDC"] * 10**6)
     full_native = int(FAUCET_NATIVE * 10**18)
@@ -169,8 +170,11 @@ async def test_unauthenticated_request_funds_nothing(service: Running) -> None:
         assert await balances(http, rpc_url(service, "ethereum"), "ethereum", stranger) == (0, 0)
 
 
-async def test_solana_is_not_served_by_the_devnet(service: Running) -> None:
-    assert "solana" not in service.services.settings.rpc_urls
+async def test_solana_is_served_by_the_devnet_and_a_fresh_wallet_plans_and_simulates(
+    service: Running,
+) -> None:
+    assert "solana" in service.services.settings.rpc_urls
+    sender = str(Keypair().pubkey())  # on the ed25519 curve: a wallet that can sign
     async with service.client() as client:
         response = await client.post(
             "/plan",
@@ -184,8 +188,11 @@ async def test_solana_is_not_served_by_the_devnet(service: Running) -> None:
                         "recipient": "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
                     }
                 ],
-                "wallets": [{"address": "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T", "chain": "solana"}],
+                "wallets": [{"address": sender, "chain": "solana"}],
             },
         )
-    assert response.status_code == 503, response.text
-    assert response.json()["error"] == "service_not_configured"
+        assert response.status_code == 200, response.text
+        steps = response.json()["steps"]
+        simulated = await client.post("/simulate", json={"chain": "solana", "sender": sender, "steps": steps})
+    assert simulated.status_code == 200, simulated.text
+    assert simulated.json()["success"] is True, simulated.text

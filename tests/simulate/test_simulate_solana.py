@@ -25,6 +25,7 @@ from watchers.upstreams.simulation import LiteSvmExecutor, PyrevmExecutor
 
 REG = load_registry()
 SYSTEM_PROGRAM = "11111111111111111111111111111111"
+NATIVE_LOADER = "NativeLoader1111111111111111111111111111111"
 ALICE = str(Pubkey.from_bytes(bytes([1] * 32)))
 BOB = str(Pubkey.from_bytes(bytes([2] * 32)))
 BLOCKHASH = str(Pubkey.from_bytes(bytes([9] * 32)))  # any 32 bytes in base58 (a Hash's wire form)
@@ -62,6 +63,10 @@ class Cluster:
         return {"jsonrpc": "2.0", "id": item["id"], "result": {"context": {"slot": 1}, "value": value}}
 
     def account(self, key: str) -> dict | None:
+        if key == SYSTEM_PROGRAM:
+            # As mainnet's RPC answers it: a builtin, executable and owned by the native loader.
+            data = base64.b64encode(b"system_program").decode()
+            return {"lamports": 1, "owner": NATIVE_LOADER, "data": [data, "base64"], "executable": True}
         if key not in self.lamports:
             return None
         return {
