@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 from ulid import ULID
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
+from storage.bulk import in_ids, insert_rows, select_in, update_rows
 from storage.evaluation import CheckMemory, Outcome, agent_checks, save_memory
 from storage.events import ENDPOINT_ACTIVE, QUEUED, Event
 from storage.schema import agents, webhook_endpoints
@@ -91,53 +92,49 @@ def _unchanged(conn: Connection, outcomes: Sequence[Outcome], guard: Callable[[A
     an index on kind or status and walk every agent of the kind."""
     current: dict[str, int] = {}
     ids = [outcome.agent_id for outcome in outcomes]
-    for start in range(0, len(ids), CHUNK):
-        query = (
-            sa.select(*_GUARD_COLUMNS).where(agents.c.id.in_(ids[start : start + CHUNK])).with_for_update()
-        )
-        for row in conn.execute(query):
-            if row.status == ACTIVE and guard(row):
-                current[row.id] = row.updated_at
+    for row in select_in(conn, _GUARD_SELECT, "id", ids, "FOR UPDATE"):
+        if row.status == ACTIVE and guard(row):
+            current[row.id] = row.updated_at
     return [outcome for outcome in outcomes if current.get(outcome.agent_id) == outcome.leased_updated_at]
 
 
-_GUARD_COLUMNS = (
-    agents.c.id,
-    agents.c.status,
-    agents.c.updated_at,
-    agents.c.kind,
-    agents.c.lease_owner,
-    agents.c.lease_until,
-)
+_GUARD_SELECT = "SELECT id, status, updated_at, kind, lease_owner, lease_until FROM agents"
 
 
-def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """executemany straight to the driver (`sql` with ? placeholders): for a pass's thousands of rows
-    SQLAlchemy's handling of each parameter set costs about as much as the database's own work."""
-    if rows:
-        conn.exec_driver_sql(sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), rows)
-
-
-_SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"
-_SET_CHECKED = (
-    "UPDATE agents SET edge_state = ?, last_checked_at = ?, next_check_at = ?, lease_owner = NULL,"
-    " lease_until = NULL WHERE id = ?"
+_EDGE = (("edge_state", "text"), ("last_checked_at", "bigint"))
+_CHECKED = (*_EDGE, ("next_check_at", "bigint"), ("lease_owner", "text"), ("lease_until", "bigint"))
+_EVENT_COLUMNS = (
+    ("id", "text"),
+    ("tenant_id", "text"),
+    ("agent_id", "text"),
+    ("agent_kind", "text"),
+    ('"type"', "text"),
+    ('"trigger"', "text"),
+    ("created_at", "bigint"),
 )
-_INSERT_EVENTS = (
-    'INSERT INTO events (id, tenant_id, agent_id, agent_kind, "type", "trigger", created_at)'
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+_DELIVERY_COLUMNS = (
+    ("id", "text"),
+    ("tenant_id", "text"),
+    ("event_id", "text"),
+    ("endpoint_id", "text"),
+    ("state", "text"),
+    ("attempts", "integer"),
+    ("next_attempt_at", "bigint"),
+    ("created_at", "bigint"),
+    ("updated_at", "bigint"),
 )
-_INSERT_DELIVERIES = (
-    "INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, state, attempts, next_attempt_at,"
-    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_KEY = ("id", "text")
 
 
 def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     held = [o for o in outcomes if o.next_check_at is None and o.edge_state is not None]
-    _many(conn, _SET_EDGE, [(o.edge_state, o.checked_at, o.agent_id) for o in held])
-    due = [o for o in outcomes if o.next_check_at is not None]
-    _many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
+    update_rows(conn, "agents", _KEY, _EDGE, [(o.agent_id, o.edge_state, o.checked_at) for o in held])
+    due = [
+        (o.agent_id, o.edge_state, o.checked_at, o.next_check_at, None, None)
+        for o in outcomes
+        if o.next_check_at is not None
+    ]
+    update_rows(conn, "agents", _KEY, _CHECKED, due)
     _write_memories(conn, outcomes)
     record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
 
@@ -146,19 +143,13 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     # Nearly every check succeeds: one statement clears whatever memory those agents had (no row means
     # all zero); the failed ones and those with samples are saved one by one.
     clear = [o.agent_id for o in outcomes if o.memory == CheckMemory() and o.last_error is None]
-    for start in range(0, len(clear), CHUNK):
-        conn.execute(
-            sa.update(agent_checks)
-            .where(
-                agent_checks.c.agent_id.in_(clear[start : start + CHUNK]),
-                sa.or_(
-                    agent_checks.c.failures != 0,
-                    agent_checks.c.degraded_at.is_not(None),
-                    agent_checks.c.last_error.is_not(None),
-                    agent_checks.c.samples.is_not(None),
-                ),
-            )
-            .values(failures=0, degraded_at=None, last_error=None, samples=None)
+    if clear:
+        predicate, params = in_ids(conn, "agent_id", clear)
+        conn.exec_driver_sql(
+            "UPDATE agent_checks SET failures = 0, degraded_at = NULL, last_error = NULL, samples = NULL"
+            f" WHERE {predicate} AND (failures != 0 OR degraded_at IS NOT NULL OR last_error IS NOT NULL"
+            " OR samples IS NOT NULL)",
+            tuple(params),
         )
     for outcome in outcomes:
         if outcome.memory != CheckMemory() or outcome.last_error is not None:
@@ -171,9 +162,10 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
     how many deliveries were queued."""
     if not recorded:
         return 0
-    _many(
+    insert_rows(
         conn,
-        _INSERT_EVENTS,
+        "events",
+        _EVENT_COLUMNS,
         [
             (
                 e.id,
@@ -201,7 +193,7 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
         for e, deliver_at in recorded
         for endpoint_id in endpoints.get(e.tenant_id, ())
     ]
-    _many(conn, _INSERT_DELIVERIES, rows)
+    insert_rows(conn, "deliveries", _DELIVERY_COLUMNS, rows)
     return len(rows)
 
 
