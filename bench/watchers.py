@@ -19,7 +19,11 @@ delivery. Then one watcher starts as `intentgate serve` does (its garbage collec
 Memory: resident set (current, and the process's peak) after the load, with the index and every agent
 held. Machine load (1-minute average) is printed before and after.
 
-    python -m bench.watchers [--agents 1000000] [--assets 1000] [--passes 6] [--database-url URL]
+With --replicas 2, two watchers share the agents instead (bench/_watchers_replicas.py): how they even
+out, each one's steady pass over its half, and the survivor's takeover pass after one is killed, with the
+crossings counted (nothing lost or doubled).
+
+    python -m bench.watchers [--agents 1000000] [--assets 1000] [--passes 6] [--replicas 2] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import httpx
 import simplejson
 import trio
 
+from bench._watchers_replicas import replicas
 from bench._watchers_store import START_MS, base_prices, seed, store, up_prices
 from engine.agents import EdgeState
 from engine.registry import load_registry
@@ -116,7 +121,21 @@ async def production(db: Database, args: argparse.Namespace) -> None:
         prices = CoinGeckoPrices(PriceSettings(base_url="https://prices.bench/api/v3"), http=http)
         reader = MarketReader(load_registry(), prices=prices)
         leases = LeaseSettings(owner="bench-a", lease_s=900)
-        watcher = PriceWatcher(db, reader, lambda: wall[0], leases, CheckSettings())
+
+        def make(owner: str) -> PriceWatcher:
+            return PriceWatcher(
+                db, reader, lambda: wall[0], LeaseSettings(owner, leases.lease_s), CheckSettings()
+            )
+
+        if args.replicas == 2:
+
+            def set_prices(prices: dict[str, Decimal]) -> None:
+                feed.prices = prices
+
+            lease_ms = int(leases.lease_s * 1000)
+            await replicas(db, args, make, wall, set_prices, base, up, INTERVAL_MS, lease_ms, _load)
+            return
+        watcher = make(leases.owner)
         rss_start = _rss_mb()
         started = time.perf_counter()
         await watcher.run_once()
@@ -186,6 +205,9 @@ def main() -> None:
     parser.add_argument("--assets", type=int, default=1000)
     parser.add_argument("--passes", type=int, default=6, help="steady passes (half up, half down)")
     parser.add_argument("--index-ticks", type=int, default=11)
+    parser.add_argument(
+        "--replicas", type=int, choices=(1, 2), default=1, help="2: two watchers share the agents"
+    )
     parser.add_argument("--database-url", default=None, help="postgresql://... (default: SQLite file)")
     parser.add_argument("--seed-into", nargs=2, metavar=("DATA_DIR", "SCHEMA"), help=argparse.SUPPRESS)
     args = parser.parse_args()
