@@ -82,15 +82,22 @@ def _load() -> str:
 
 
 class Feed:
-    """The price API: answers CoinGecko's /simple/price from `prices`."""
+    """The price API: answers CoinGecko's /simple/price from `prices`. Each answer's body is encoded once
+    per price set and chunk and then replayed: encoding it is the upstream's work, done on its servers, not
+    the pass's (the pass still parses every body)."""
 
     def __init__(self, prices: dict[str, Decimal]) -> None:
         self.prices = prices
+        self._bodies: dict[tuple[int, str], bytes] = {}
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        ids = request.url.params["ids"].split(",")
-        body = {i: {"usd": self.prices[i]} for i in ids if i in self.prices}
-        return httpx.Response(200, content=simplejson.dumps(body, use_decimal=True))
+        wanted = request.url.params["ids"]
+        key = (id(self.prices), wanted)
+        body = self._bodies.get(key)
+        if body is None:
+            found = {i: {"usd": self.prices[i]} for i in wanted.split(",") if i in self.prices}
+            body = self._bodies[key] = simplejson.dumps(found, use_decimal=True).encode()
+        return httpx.Response(200, content=body)
 
 
 def _floor_outcomes(watcher: PriceWatcher, now: int, price: Decimal) -> list[Outcome]:
