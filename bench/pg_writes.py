@@ -1,5 +1,6 @@
 """How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany (what
-storage/passes.py does) against one multi-row VALUES statement per table, on one connection, in
+storage/passes.py did) against one multi-row VALUES statement per table and against one array parameter
+per column that the server unnests (what storage/bulk.py does), on one connection, in
 alternated rounds. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
 by key (a pass's edge states) in one transaction, into temporary tables.
 
@@ -50,6 +51,22 @@ def _values(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: l
     )
 
 
+def _arrays(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
+    """What storage/bulk.py sends: one array parameter per column, unnested by the server."""
+    columns = [list(column) for column in zip(*inserts, strict=True)]
+    cur.execute(
+        "INSERT INTO bench_d SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+        " %s::int[], %s::bigint[], %s::bigint[], %s::bigint[])",
+        columns,
+    )
+    e, t, ids = [list(column) for column in zip(*updates, strict=True)]
+    cur.execute(
+        "UPDATE bench_g SET e = v.e, t = v.t FROM unnest(%s::text[], %s::bigint[], %s::text[]) AS v(e, t, id)"
+        " WHERE bench_g.id = v.id",
+        [e, t, ids],
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--database-url", required=True, help="postgresql://...")
@@ -64,9 +81,10 @@ def main() -> None:
         cur.execute("CREATE TEMP TABLE bench_g (id text PRIMARY KEY, e text, t bigint)")
         cur.execute(f"INSERT INTO bench_g SELECT 'a' || i, NULL, 0 FROM generate_series(1, {KEYED}) i")
         conn.commit()
-        times: dict[str, list[float]] = {"executemany": [], "multi-row VALUES": []}
+        times: dict[str, list[float]] = {"executemany": [], "multi-row VALUES": [], "unnest arrays": []}
         for round_ in range(args.rounds):
-            for name, write in (("executemany", _per_row), ("multi-row VALUES", _values)):
+            ways = (("executemany", _per_row), ("multi-row VALUES", _values), ("unnest arrays", _arrays))
+            for name, write in ways:
                 started = time.perf_counter()
                 write(cur, _inserts(f"{round_}{name}"), _updates(round_))
                 conn.commit()

@@ -1,12 +1,11 @@
-"""Set-based statements for a pass's thousands of rows: one statement and one parameter per column (or one
-for all), whatever the row count.
+"""Id lists of a pass's thousands of agents as one parameter: a JSON array SQLite reads with json_each, an
+array PostgreSQL compares with = ANY.
 
-A list of 1,000 ids as 1,000 bind parameters costs SQLAlchemy more to render than the database spends on
-the lookup, and executemany still runs the statement once per row. Instead the rows travel as one JSON
-array that SQLite reads with json_each, or as one array per column that PostgreSQL reads with unnest, and
-the database does the join. Every value is still a bound parameter: nothing is spliced into the SQL but
-the names given here in code. SQLite, in-process, takes inserts and updates as executemany: there the
-cost was never the round trips."""
+A list of 1,000 ids as 1,000 bind parameters cost SQLAlchemy more to render than the database spent on the
+lookup. Every value is still a bound parameter: nothing is spliced into the SQL but names given in code.
+Inserts and updates stay executemany on both stores: measured (bench/pg_writes.py), psycopg's pipelined
+executemany beat both a multi-row VALUES and an unnest of column arrays by about two to one, and SQLite's
+UPDATE ... FROM builds its join in a temporary table first."""
 
 from __future__ import annotations
 
@@ -21,13 +20,8 @@ def _sqlite(conn: Connection) -> bool:
     return conn.dialect.name == "sqlite"
 
 
-def _json(rows: Sequence[Sequence[Any]]) -> str:
-    return simplejson.dumps(rows, use_decimal=True, separators=(",", ":"))
-
-
-def _columns(rows: Sequence[Sequence[Any]]) -> tuple[list[Any], ...]:
-    """The rows as one list per column (every row has the same width)."""
-    return tuple(map(list, zip(*rows, strict=True)))
+def _json(ids: Sequence[str]) -> str:
+    return simplejson.dumps(ids, separators=(",", ":"))
 
 
 def in_ids(conn: Connection, column: str, ids: Sequence[str]) -> tuple[str, list[Any]]:
@@ -45,48 +39,3 @@ def select_in(
     if _sqlite(conn):
         tail = ""  # SQLite's one writer already excludes the others; it has no row locks
     return conn.exec_driver_sql(f"{sql} WHERE {predicate} {tail}", tuple(params))
-
-
-def insert_rows(
-    conn: Connection, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]
-) -> None:
-    """INSERT `rows` into `table`; `columns` are (name, PostgreSQL type) in the rows' order."""
-    if not rows:
-        return
-    names = ", ".join(name for name, _ in columns)
-    if _sqlite(conn):
-        # In-process, sqlite3's executemany is the cheapest form: no round trips, no JSON to parse.
-        marks = ", ".join("?" for _ in columns)
-        conn.exec_driver_sql(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(rows))
-        return
-    arrays = ", ".join(f"%s::{kind}[]" for _, kind in columns)
-    conn.exec_driver_sql(f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays})", _columns(rows))
-
-
-def update_rows(
-    conn: Connection,
-    table: str,
-    key: tuple[str, str],
-    columns: Sequence[tuple[str, str]],
-    rows: Sequence[Sequence[Any]],
-) -> None:
-    """UPDATE `table` SET `columns` WHERE `key` = the row's first value; each row is (key, *values) and
-    `key` and `columns` are (name, PostgreSQL type)."""
-    if not rows:
-        return
-    key_name = key[0]
-    sets = ", ".join(f"{name} = v.{name}" for name, _ in columns)
-    every = (key, *columns)
-    if _sqlite(conn):
-        # executemany: SQLite's UPDATE ... FROM builds the join in a temporary table first and is slower.
-        marks = ", ".join(f"{name} = ?" for name, _ in columns)
-        conn.exec_driver_sql(
-            f"UPDATE {table} SET {marks} WHERE {key_name} = ?", [(*row[1:], row[0]) for row in rows]
-        )
-        return
-    arrays = ", ".join(f"%s::{kind}[]" for _, kind in every)
-    names = ", ".join(name for name, _ in every)
-    conn.exec_driver_sql(
-        f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v({names}) WHERE {table}.{key_name} = v.{key_name}",
-        _columns(rows),
-    )

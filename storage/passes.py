@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from ulid import ULID
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
-from storage.bulk import in_ids, insert_rows, select_in, update_rows
+from storage.bulk import in_ids, select_in
 from storage.evaluation import CheckMemory, Outcome, agent_checks, save_memory
 from storage.events import ENDPOINT_ACTIVE, QUEUED, Event
 from storage.schema import agents, webhook_endpoints
@@ -101,40 +101,33 @@ def _unchanged(conn: Connection, outcomes: Sequence[Outcome], guard: Callable[[A
 _GUARD_SELECT = "SELECT id, status, updated_at, kind, lease_owner, lease_until FROM agents"
 
 
-_EDGE = (("edge_state", "text"), ("last_checked_at", "bigint"))
-_CHECKED = (*_EDGE, ("next_check_at", "bigint"), ("lease_owner", "text"), ("lease_until", "bigint"))
-_EVENT_COLUMNS = (
-    ("id", "text"),
-    ("tenant_id", "text"),
-    ("agent_id", "text"),
-    ("agent_kind", "text"),
-    ('"type"', "text"),
-    ('"trigger"', "text"),
-    ("created_at", "bigint"),
+def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """executemany straight to the driver (`sql` with ? placeholders): for a pass's thousands of rows
+    SQLAlchemy's handling of each parameter set costs about as much as the database's own work."""
+    if rows:
+        conn.exec_driver_sql(sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), rows)
+
+
+_SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"
+_SET_CHECKED = (
+    "UPDATE agents SET edge_state = ?, last_checked_at = ?, next_check_at = ?, lease_owner = NULL,"
+    " lease_until = NULL WHERE id = ?"
 )
-_DELIVERY_COLUMNS = (
-    ("id", "text"),
-    ("tenant_id", "text"),
-    ("event_id", "text"),
-    ("endpoint_id", "text"),
-    ("state", "text"),
-    ("attempts", "integer"),
-    ("next_attempt_at", "bigint"),
-    ("created_at", "bigint"),
-    ("updated_at", "bigint"),
+_INSERT_EVENTS = (
+    'INSERT INTO events (id, tenant_id, agent_id, agent_kind, "type", "trigger", created_at)'
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-_KEY = ("id", "text")
+_INSERT_DELIVERIES = (
+    "INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, state, attempts, next_attempt_at,"
+    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     held = [o for o in outcomes if o.next_check_at is None and o.edge_state is not None]
-    update_rows(conn, "agents", _KEY, _EDGE, [(o.agent_id, o.edge_state, o.checked_at) for o in held])
-    due = [
-        (o.agent_id, o.edge_state, o.checked_at, o.next_check_at, None, None)
-        for o in outcomes
-        if o.next_check_at is not None
-    ]
-    update_rows(conn, "agents", _KEY, _CHECKED, due)
+    _many(conn, _SET_EDGE, [(o.edge_state, o.checked_at, o.agent_id) for o in held])
+    due = [o for o in outcomes if o.next_check_at is not None]
+    _many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
     _write_memories(conn, outcomes)
     record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
 
@@ -162,10 +155,9 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
     how many deliveries were queued."""
     if not recorded:
         return 0
-    insert_rows(
+    _many(
         conn,
-        "events",
-        _EVENT_COLUMNS,
+        _INSERT_EVENTS,
         [
             (
                 e.id,
@@ -193,7 +185,7 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
         for e, deliver_at in recorded
         for endpoint_id in endpoints.get(e.tenant_id, ())
     ]
-    insert_rows(conn, "deliveries", _DELIVERY_COLUMNS, rows)
+    _many(conn, _INSERT_DELIVERIES, rows)
     return len(rows)
 
 
