@@ -19,7 +19,11 @@ delivery. Then one watcher starts as `intentgate serve` does (its garbage collec
 Memory: resident set (current, and the process's peak) after the load, with the index and every agent
 held. Machine load (1-minute average) is printed before and after.
 
-    python -m bench.watchers [--agents 1000000] [--assets 1000] [--passes 6] [--database-url URL]
+With --replicas 2, two watchers share the agents instead (bench/_watchers_replicas.py): how they even
+out, each one's steady pass over its half, and the survivor's takeover pass after one is killed, with the
+crossings counted (nothing lost or doubled).
+
+    python -m bench.watchers [--agents 1000000] [--assets 1000] [--passes 6] [--replicas 2] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import httpx
 import simplejson
 import trio
 
+from bench._watchers_replicas import replicas
 from bench._watchers_store import START_MS, base_prices, seed, store, up_prices
 from engine.agents import EdgeState
 from engine.registry import load_registry
@@ -77,15 +82,22 @@ def _load() -> str:
 
 
 class Feed:
-    """The price API: answers CoinGecko's /simple/price from `prices`."""
+    """The price API: answers CoinGecko's /simple/price from `prices`. Each answer's body is encoded once
+    per price set and chunk and then replayed: encoding it is the upstream's work, done on its servers, not
+    the pass's (the pass still parses every body)."""
 
     def __init__(self, prices: dict[str, Decimal]) -> None:
         self.prices = prices
+        self._bodies: dict[tuple[int, str], bytes] = {}
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        ids = request.url.params["ids"].split(",")
-        body = {i: {"usd": self.prices[i]} for i in ids if i in self.prices}
-        return httpx.Response(200, content=simplejson.dumps(body, use_decimal=True))
+        wanted = request.url.params["ids"]
+        key = (id(self.prices), wanted)
+        body = self._bodies.get(key)
+        if body is None:
+            found = {i: {"usd": self.prices[i]} for i in wanted.split(",") if i in self.prices}
+            body = self._bodies[key] = simplejson.dumps(found, use_decimal=True).encode()
+        return httpx.Response(200, content=body)
 
 
 def _floor_outcomes(watcher: PriceWatcher, now: int, price: Decimal) -> list[Outcome]:
@@ -116,7 +128,21 @@ async def production(db: Database, args: argparse.Namespace) -> None:
         prices = CoinGeckoPrices(PriceSettings(base_url="https://prices.bench/api/v3"), http=http)
         reader = MarketReader(load_registry(), prices=prices)
         leases = LeaseSettings(owner="bench-a", lease_s=900)
-        watcher = PriceWatcher(db, reader, lambda: wall[0], leases, CheckSettings())
+
+        def make(owner: str) -> PriceWatcher:
+            return PriceWatcher(
+                db, reader, lambda: wall[0], LeaseSettings(owner, leases.lease_s), CheckSettings()
+            )
+
+        if args.replicas == 2:
+
+            def set_prices(prices: dict[str, Decimal]) -> None:
+                feed.prices = prices
+
+            lease_ms = int(leases.lease_s * 1000)
+            await replicas(db, args, make, wall, set_prices, base, up, INTERVAL_MS, lease_ms, _load)
+            return
+        watcher = make(leases.owner)
         rss_start = _rss_mb()
         started = time.perf_counter()
         await watcher.run_once()
@@ -186,6 +212,9 @@ def main() -> None:
     parser.add_argument("--assets", type=int, default=1000)
     parser.add_argument("--passes", type=int, default=6, help="steady passes (half up, half down)")
     parser.add_argument("--index-ticks", type=int, default=11)
+    parser.add_argument(
+        "--replicas", type=int, choices=(1, 2), default=1, help="2: two watchers share the agents"
+    )
     parser.add_argument("--database-url", default=None, help="postgresql://... (default: SQLite file)")
     parser.add_argument("--seed-into", nargs=2, metavar=("DATA_DIR", "SCHEMA"), help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 from ulid import ULID
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
+from storage.bulk import in_ids, select_in
 from storage.evaluation import CheckMemory, Outcome, agent_checks, save_memory
 from storage.events import ENDPOINT_ACTIVE, QUEUED, Event
 from storage.schema import agents, webhook_endpoints
@@ -91,24 +92,13 @@ def _unchanged(conn: Connection, outcomes: Sequence[Outcome], guard: Callable[[A
     an index on kind or status and walk every agent of the kind."""
     current: dict[str, int] = {}
     ids = [outcome.agent_id for outcome in outcomes]
-    for start in range(0, len(ids), CHUNK):
-        query = (
-            sa.select(*_GUARD_COLUMNS).where(agents.c.id.in_(ids[start : start + CHUNK])).with_for_update()
-        )
-        for row in conn.execute(query):
-            if row.status == ACTIVE and guard(row):
-                current[row.id] = row.updated_at
+    for row in select_in(conn, _GUARD_SELECT, "id", ids, "FOR UPDATE"):
+        if row.status == ACTIVE and guard(row):
+            current[row.id] = row.updated_at
     return [outcome for outcome in outcomes if current.get(outcome.agent_id) == outcome.leased_updated_at]
 
 
-_GUARD_COLUMNS = (
-    agents.c.id,
-    agents.c.status,
-    agents.c.updated_at,
-    agents.c.kind,
-    agents.c.lease_owner,
-    agents.c.lease_until,
-)
+_GUARD_SELECT = "SELECT id, status, updated_at, kind, lease_owner, lease_until FROM agents"
 
 
 def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
@@ -146,19 +136,13 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     # Nearly every check succeeds: one statement clears whatever memory those agents had (no row means
     # all zero); the failed ones and those with samples are saved one by one.
     clear = [o.agent_id for o in outcomes if o.memory == CheckMemory() and o.last_error is None]
-    for start in range(0, len(clear), CHUNK):
-        conn.execute(
-            sa.update(agent_checks)
-            .where(
-                agent_checks.c.agent_id.in_(clear[start : start + CHUNK]),
-                sa.or_(
-                    agent_checks.c.failures != 0,
-                    agent_checks.c.degraded_at.is_not(None),
-                    agent_checks.c.last_error.is_not(None),
-                    agent_checks.c.samples.is_not(None),
-                ),
-            )
-            .values(failures=0, degraded_at=None, last_error=None, samples=None)
+    if clear:
+        predicate, params = in_ids(conn, "agent_id", clear)
+        conn.exec_driver_sql(
+            "UPDATE agent_checks SET failures = 0, degraded_at = NULL, last_error = NULL, samples = NULL"
+            f" WHERE {predicate} AND (failures != 0 OR degraded_at IS NOT NULL OR last_error IS NOT NULL"
+            " OR samples IS NOT NULL)",
+            tuple(params),
         )
     for outcome in outcomes:
         if outcome.memory != CheckMemory() or outcome.last_error is not None:

@@ -1,0 +1,101 @@
+"""How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany (what
+storage/passes.py did) against one multi-row VALUES statement per table and against one array parameter
+per column that the server unnests (what storage/bulk.py does), on one connection, in
+alternated rounds. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
+by key (a pass's edge states) in one transaction, into temporary tables.
+
+    python -m bench.pg_writes --database-url postgresql://127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any
+
+import psycopg
+
+ROWS = 1000
+KEYED = 200_000
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f} (5 min {five:.2f})"
+
+
+def _inserts(tag: str) -> list[tuple[Any, ...]]:
+    return [(f"{tag}_{i}", "tenant", "event", "endpoint", "queued", 0, 1, 2, 3) for i in range(ROWS)]
+
+
+def _updates(round_: int) -> list[tuple[Any, ...]]:
+    return [(f'{{"round": {round_}}}', 1_700_000_000_000 + round_, f"a{i * 7 + 1}") for i in range(ROWS)]
+
+
+def _per_row(
+    cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]
+) -> None:
+    cur.executemany("INSERT INTO bench_d VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", inserts)
+    cur.executemany("UPDATE bench_g SET e = %s, t = %s WHERE id = %s", updates)
+
+
+def _values(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
+    marks = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(inserts))
+    cur.execute(f"INSERT INTO bench_d VALUES {marks}", [v for row in inserts for v in row])
+    marks = ", ".join(["(%s, %s, %s)"] * len(updates))
+    cur.execute(
+        f"UPDATE bench_g SET e = v.e, t = v.t::bigint FROM (VALUES {marks}) AS v(e, t, id) WHERE bench_g.id = v.id",
+        [v for row in updates for v in row],
+    )
+
+
+def _arrays(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
+    """What storage/bulk.py sends: one array parameter per column, unnested by the server."""
+    columns = [list(column) for column in zip(*inserts, strict=True)]
+    cur.execute(
+        "INSERT INTO bench_d SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+        " %s::int[], %s::bigint[], %s::bigint[], %s::bigint[])",
+        columns,
+    )
+    e, t, ids = [list(column) for column in zip(*updates, strict=True)]
+    cur.execute(
+        "UPDATE bench_g SET e = v.e, t = v.t FROM unnest(%s::text[], %s::bigint[], %s::text[]) AS v(e, t, id)"
+        " WHERE bench_g.id = v.id",
+        [e, t, ids],
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--database-url", required=True, help="postgresql://...")
+    parser.add_argument("--rounds", type=int, default=10)
+    args = parser.parse_args()
+    print(_load())
+    with psycopg.connect(args.database_url) as conn, conn.cursor() as cur:
+        cur.execute(
+            "CREATE TEMP TABLE bench_d (id text PRIMARY KEY, a text, b text, c text, s text, n int,"
+            " x bigint, y bigint, z bigint)"
+        )
+        cur.execute("CREATE TEMP TABLE bench_g (id text PRIMARY KEY, e text, t bigint)")
+        cur.execute(f"INSERT INTO bench_g SELECT 'a' || i, NULL, 0 FROM generate_series(1, {KEYED}) i")
+        conn.commit()
+        times: dict[str, list[float]] = {"executemany": [], "multi-row VALUES": [], "unnest arrays": []}
+        for round_ in range(args.rounds):
+            ways = (("executemany", _per_row), ("multi-row VALUES", _values), ("unnest arrays", _arrays))
+            for name, write in ways:
+                started = time.perf_counter()
+                write(cur, _inserts(f"{round_}{name}"), _updates(round_))
+                conn.commit()
+                times[name].append((time.perf_counter() - started) * 1000)
+    for name, ms in times.items():
+        print(
+            f"{name}: {ROWS:,} inserts + {ROWS:,} keyed updates, one transaction, median of {len(ms)}: "
+            f"{statistics.median(ms):.1f} ms"
+        )
+    print(_load())
+
+
+if __name__ == "__main__":
+    main()
