@@ -10,7 +10,9 @@ POST /intent and for POST /agents, split by a fixed seed into dev and held-out s
 surface forms exist only in the held-out set. generate.py writes dev and the numbered held-out sets;
 sealed.py writes sealed_dev and sealed_heldout, with templates of their own (dollar, Ξ and percent
 amounts, whole positions, BNB Chain and Solana, portfolio and schedule agents, among others), written
-before the next change to the reader by someone who does not change it.
+before the next change to the reader by someone who does not change it. sealed2.py writes sealed2_dev and
+sealed2_heldout the same way, with templates and forms of its own (sealed2_*.py), before the change after
+that.
 
 The scorer (score.py) runs the path a user's request takes (the deterministic reader behind /intent,
 engine.intents.IntentParser over IntentRequest; the compiler behind plain-English /agents,
