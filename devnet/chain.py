@@ -12,6 +12,7 @@ from devnet.anvil import AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
+from devnet.uniswap_v3 import deploy_uniswap
 from devnet.world import DevnetWorld, build_world
 from watchers.upstreams.jsonrpc import JsonRpcClient
 
@@ -49,6 +50,8 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     await deploy_standins(
         anvil, world.standins, world.setup, admin=admin, admin_native_wei=world.admin_native_wei
     )
+    if world.uniswap is not None:
+        await deploy_uniswap(anvil, admin, world.uniswap)
     return admin, world
 
 

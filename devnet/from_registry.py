@@ -21,6 +21,7 @@ REGISTRY_ROLES = {
     ("multicall3", "multicall3"): w.MULTICALL3,
     ("aave", "pool"): w.AAVE_POOL,
     ("aave", "rewards_controller"): w.AAVE_REWARDS,
+    ("uniswap", "factory"): w.UNISWAP_FACTORY,
     ("uniswap", "swap_router02"): w.UNISWAP_ROUTER,
     ("uniswap", "quoter_v2"): w.UNISWAP_QUOTER,
     ("uniswap", "position_manager"): w.UNISWAP_POSITIONS,

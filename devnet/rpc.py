@@ -89,17 +89,23 @@ class AnvilRpc:
         """evm_revert to a snapshot (which is consumed); True when it existed."""
         return bool(await self.rpc.call("evm_revert", [snapshot_id]))
 
-    async def transact(self, sender: str, to: str, data: bytes, value: int = 0) -> dict[str, Any]:
+    async def transact(
+        self, sender: str, to: str, data: bytes, value: int = 0, gas: int | None = None
+    ) -> dict[str, Any]:
         """Send a transaction from an unlocked account and return its receipt (anvil mines it at once).
 
-        Raises TransactionFailed with the revert reason when it reverts.
+        `gas` overrides anvil's estimate (which can fall short when the mined block's timestamp takes a
+        costlier path, as a Uniswap pool's oracle write does). Raises TransactionFailed with the revert
+        reason when it reverts.
         """
         tx = {"from": sender, "to": to, "data": "0x" + data.hex(), "value": to_quantity(value)}
+        if gas is not None:
+            tx["gas"] = to_quantity(gas)
         try:
             tx_hash = await self.rpc.call("eth_sendTransaction", [tx])
         except RpcError as error:
             raise TransactionFailed(_reason(error, to), revert_data(error)) from error
-        receipt = await self._receipt(tx_hash)
+        receipt = await self.receipt(tx_hash)
         if int(receipt["status"], 16) != 1:
             # Replay as a call in the block it was mined in to learn why it reverted: that block's time is
             # the one a deadline is checked against (the parent's is earlier), and anvil mines one
@@ -111,7 +117,8 @@ class AnvilRpc:
             raise TransactionFailed(f"transaction to {to} reverted")
         return dict(receipt)
 
-    async def _receipt(self, tx_hash: str) -> dict[str, Any]:
+    async def receipt(self, tx_hash: str) -> dict[str, Any]:
+        """The receipt of a sent transaction, waiting the moment anvil may take to publish it."""
         # anvil mines on arrival but may publish the receipt a moment after answering the send.
         with trio.fail_after(RECEIPT_TIMEOUT):
             while True:
@@ -121,10 +128,16 @@ class AnvilRpc:
                 await trio.sleep(RECEIPT_POLL)
 
     async def call_as(
-        self, sender: str, to: str, signature: str, args: Sequence[Any] = (), value: int = 0
+        self,
+        sender: str,
+        to: str,
+        signature: str,
+        args: Sequence[Any] = (),
+        value: int = 0,
+        gas: int | None = None,
     ) -> dict[str, Any]:
         """transact() with calldata built from a function signature."""
-        return await self.transact(sender, to, calldata(signature, args), value)
+        return await self.transact(sender, to, calldata(signature, args), value, gas)
 
 
 def _reason(error: RpcError, to: str) -> str:

@@ -14,11 +14,13 @@ from decimal import Decimal
 from eth_utils import keccak, to_checksum_address
 
 from devnet.deploy import SetupCall, Standin
+from devnet.uniswap_v3 import PoolToken, UniswapSetup
 
 # Protocol roles: the keys of DevnetWorld.addresses for the protocol stand-ins.
 MULTICALL3 = "multicall3"
 AAVE_POOL = "aave_pool"
 AAVE_REWARDS = "aave_rewards"
+UNISWAP_FACTORY = "uniswap_factory"
 UNISWAP_ROUTER = "uniswap_swap_router02"
 UNISWAP_QUOTER = "uniswap_quoter_v2"
 UNISWAP_POSITIONS = "uniswap_position_manager"
@@ -107,6 +109,8 @@ class DevnetWorld:
     setup: list[SetupCall] = field(default_factory=list)
     # Native wei the admin must hold before setup: what it wraps into liquidity, plus a reserve for gas.
     admin_native_wei: int = ADMIN_NATIVE_RESERVE
+    # The real Uniswap v3 contracts to deploy and pools to seed once the stand-ins are set up.
+    uniswap: UniswapSetup | None = None
 
     def a_token(self, symbol: str) -> str:
         """The aToken stand-in of a reserve."""
@@ -196,11 +200,11 @@ def build_world(
     if wanted(UNISWAP_ROUTER):
         _uniswap(
             world,
-            place,
             admin,
             token_list,
             with_quoter=wanted(UNISWAP_QUOTER),
             with_positions=wanted(UNISWAP_POSITIONS),
+            given=given,
         )
     weth = _first_of_kind(token_list, "wrapped_native")
     if weth is not None and wanted(ACROSS_SPOKE_POOL):
@@ -303,40 +307,33 @@ def add_aave_market(
 
 def _uniswap(
     world: DevnetWorld,
-    place: Place,
     admin: str,
     tokens: Sequence[DevnetToken],
     *,
     with_quoter: bool,
     with_positions: bool,
+    given: Mapping[str, str],
 ) -> None:
+    """Record the real Uniswap v3 deployment (devnet.uniswap_v3) and fund the admin to seed its pools."""
     weth = _first_of_kind(tokens, "wrapped_native")
-    router = place(
-        UNISWAP_ROUTER,
-        "SwapRouter02",
-        [("initialize(address,address)", (admin, weth.address if weth else "0x" + "00" * 20))],
+    roles = [UNISWAP_FACTORY, UNISWAP_ROUTER]
+    roles += [UNISWAP_QUOTER] if with_quoter else []
+    roles += [UNISWAP_POSITIONS] if with_positions else []
+    for role in roles:
+        world.addresses[role] = given.get(role) or devnet_address(role)
+    pooled = [
+        PoolToken(token.symbol, token.address, token.decimals, token.price_usd, token.price_usd == 1)
+        for token in tokens
+        if token.price_usd is not None
+    ]
+    world.uniswap = UniswapSetup(
+        factory=world.addresses[UNISWAP_FACTORY],
+        router=world.addresses[UNISWAP_ROUTER],
+        quoter=world.addresses.get(UNISWAP_QUOTER),
+        positions=world.addresses.get(UNISWAP_POSITIONS),
+        weth=weth.address if weth else "0x" + "00" * 20,
+        tokens=pooled if with_positions else [],
+        depth_usd=Decimal(LIQUIDITY_USD),
     )
-    if with_quoter:
-        place(UNISWAP_QUOTER, "QuoterV2", [("initialize(address)", (router,))])
-    if with_positions:
-        place(UNISWAP_POSITIONS, "NonfungiblePositionManager")
-    priced = [token for token in tokens if token.price_usd is not None]
-    for token_in in priced:
-        for token_out in priced:
-            if token_in.symbol != token_out.symbol:
-                # Raw units of token_out per raw unit of token_in, scaled by 1e18, from the USD prices.
-                rate = (
-                    token_in.price_usd
-                    * 10**token_out.decimals
-                    * 10**18
-                    / (token_out.price_usd * 10**token_in.decimals)
-                )
-                world.setup.append(
-                    SetupCall(
-                        router,
-                        "setRate(address,address,uint256)",
-                        (token_in.address, token_out.address, int(rate)),
-                    )
-                )
-    for token in priced:
-        _fund(world, token, router, _liquidity(token))
+    for symbol, amount in world.uniswap.needed().items():
+        _fund(world, world.tokens[symbol], admin, amount)

@@ -114,14 +114,19 @@ def plan_lp_add(ctx: IntentContext) -> None:
     amount = ctx.amount(chain, owner, asset)
     ctx.check_funds(chain, owner, asset, amount)
     assert pooled.address is not None and other.address is not None
-    # The other side at the pool's current price: the QuoterV2 output for this amount, grossed up by the
-    # tier's fee (the quote is net of it), so both sides go in at the price the pool trades at now.
-    quote = _pool_quote(ctx, chain, pooled, other, amount, fee)
+    # The other side at the pool's current price: QuoterV2's output for a probe of a thousandth of a unit,
+    # grossed up by the tier's fee (the quote is net of it) and scaled to the amount. Quoting the whole
+    # amount would price in its own impact, and a thin pool would then take less of the other side than
+    # the mint's 1 % minimum allows.
+    if not ctx.sized(amount.raw):
+        return  # being sized; planned again once it is known
+    probe = 10 ** max(pooled.decimals - 3, 0)
+    quote = _pool_quote(ctx, chain, pooled, other, Amount(probe), fee)
     if quote is None:
-        return  # being quoted (or sized); planned again once it is known
-    why_tier = "" if fee is not None else " (no tier was named: the one that quotes this amount best)"
+        return  # being quoted; planned again once it is known
+    why_tier = "" if fee is not None else " (no tier was named: the one that quotes the pool price best)"
     fee = quote.fee_tier
-    other_raw = quote.amount_out * FEE_UNIT // (FEE_UNIT - fee)
+    other_raw = amount.raw * quote.amount_out * FEE_UNIT // ((FEE_UNIT - fee) * probe)
     other_amount = Amount(other_raw)
     other_source = ctx.registry.native(chain) if other_native else other
     ctx.check_funds(chain, owner, other_source, other_amount)

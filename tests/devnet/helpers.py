@@ -6,13 +6,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from eth_abi import decode, encode
-from eth_utils import function_signature_to_4byte_selector, keccak
+from eth_utils import function_signature_to_4byte_selector, keccak, to_checksum_address
 
-from devnet.rpc import AnvilRpc
+from devnet.rpc import AnvilRpc, calldata
 from watchers.upstreams.evm import EvmClient
 
 ZERO = "0x" + "00" * 20
 MAX_UINT = 2**256 - 1
+# Uniswap v3's pool init code hash (@uniswap/v3-periphery 1.4.4, contracts/libraries/PoolAddress.sol).
+POOL_INIT_CODE_HASH = bytes.fromhex("e34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54")
 
 
 def call_data(name: str, types: Sequence[str], args: Sequence[Any]) -> bytes:
@@ -36,6 +38,20 @@ async def read_uint(
 ) -> int:
     (value,) = decode(["uint256"], (await evm.eth_call(to, call_data(name, types, args)))[:32])
     return int(value)
+
+
+async def read_address(evm: EvmClient, to: str, signature: str, args: Sequence[Any] = ()) -> str:
+    """An address-returning view, checksummed."""
+    (value,) = decode(["address"], (await evm.eth_call(to, calldata(signature, args)))[:32])
+    return to_checksum_address(value)
+
+
+def pool_address(factory: str, token_a: str, token_b: str, fee: int) -> str:
+    """Where the real factory deploys a pool: CREATE2 over the sorted pair and fee (PoolAddress.sol)."""
+    token0, token1 = sorted((token_a, token_b), key=lambda address: int(address, 16))
+    salt = keccak(encode(["address", "address", "uint24"], [token0, token1, fee]))
+    digest = keccak(b"\xff" + bytes.fromhex(factory[2:]) + salt + POOL_INIT_CODE_HASH)
+    return to_checksum_address(digest[-20:])
 
 
 async def balance_of(evm: EvmClient, token: str, owner: str) -> int:

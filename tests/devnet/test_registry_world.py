@@ -11,7 +11,7 @@ from devnet import open_devnet_chain, world_from_registry
 from devnet.from_registry import REGISTRY_ROLES
 from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.registry import load_registry
-from tests.devnet.helpers import call_data, read_uint
+from tests.devnet.helpers import balance_of, call_data, pool_address, read_address, read_uint
 from watchers.upstreams import EvmClient, JsonRpcClient, erc20_balances
 
 pytestmark = pytest.mark.anvil
@@ -61,7 +61,6 @@ async def test_registry_usdt_on_ethereum_keeps_the_approve_reset_rule() -> None:
         await anvil.call_as(owner, usdt.address, approve, (spender, 1))
         with pytest.raises(TransactionFailed):
             await anvil.call_as(owner, usdt.address, approve, (spender, 2))
-        router = REGISTRY.deployment("ethereum", "uniswap", "swap_router02")
         weth = REGISTRY.token("ethereum", "WETH").address
         quoter = REGISTRY.deployment("ethereum", "uniswap", "quoter_v2")
         evm = EvmClient(anvil.rpc)
@@ -71,4 +70,8 @@ async def test_registry_usdt_on_ethereum_keeps_the_approve_reset_rule() -> None:
             [(weth, usdt.address, 10**18, 500, 0)],
         )
         assert await evm.eth_call(quoter, quote)
-        assert await read_uint(evm, router, "rateOf", ["address", "address"], [weth, usdt.address]) > 0
+        # The real factory at the registry's address put the pool where the periphery computes it.
+        factory = REGISTRY.deployment("ethereum", "uniswap", "factory")
+        pool = await read_address(evm, factory, "getPool(address,address,uint24)", (weth, usdt.address, 500))
+        assert pool == pool_address(factory, weth, usdt.address, 500)
+        assert await balance_of(evm, usdt.address, pool) > 0

@@ -56,8 +56,14 @@ class World:
         """Send a planned step from its wallet on its chain; returns the receipt (raises on revert)."""
         data = bytes.fromhex((step.get("data") or "0x")[2:])
         return await self.anvil(step["chain"]).transact(
-            step["wallet"], step["to"], data, int(step.get("value") or 0)
+            step["wallet"], step["to"], data, int(step.get("value") or 0), gas=WALLET_GAS
         )
+
+
+# The gas limit the test wallet signs with, as a wallet adds headroom over an estimate: anvil's estimate
+# of a real Uniswap pool call can fall short when the mined block's timestamp makes the pool write an
+# oracle observation the estimate did not.
+WALLET_GAS = 3_000_000
 
 
 def across_quotes(hub_url: str, http: httpx.AsyncClient) -> Callable[[Request], Awaitable[Reply]]:

@@ -12,6 +12,7 @@ from devnet.rpc import TransactionFailed, calldata
 from engine.encoders import MAX_UINT256, load_abi, unwrap_router_multicall
 from engine.limits import SIGNING_WINDOW_S
 from engine.registry import load_registry
+from tests.devnet.helpers import pool_address
 from tests.planning.conftest import ACROSS_FEE_PPM, World, units
 from watchers.upstreams.evm import EvmClient
 from watchers.upstreams.jsonrpc import JsonRpcClient
@@ -24,7 +25,6 @@ WETH_BASE = REG.token("base", "WETH").address
 SPOKE_ETH = REG.deployment("ethereum", "across", "spoke_pool")
 POOL_BASE = REG.deployment("base", "aave", "pool")
 POOL_ETH = REG.deployment("ethereum", "aave", "pool")
-ROUTER_BASE = REG.deployment("base", "uniswap", "swap_router02")
 
 
 def swap_params(data: str) -> tuple:
@@ -250,10 +250,10 @@ async def test_reencode_swap_requotes_and_answers_409_when_no_pool_can_fill(worl
     params, deadline = swap_params(fresh["data"])
     assert deadline == fresh["quoted_at"] // 1000 + SIGNING_WINDOW_S
     assert params[4] == units("1500", 6) and 0 < params[5] < 6 * 10**17  # about half the planned output
-    router = world.anvil("base")
-    await router.call_as(
-        world.chains["base"].admin, ROUTER_BASE, "setRate(address,address,uint256)", [USDC_BASE, WETH_BASE, 0]
-    )
+    # The pair's pools vanish (as if the route no longer existed): nothing is left to quote.
+    factory = REG.deployment("base", "uniswap", "factory")
+    for fee in (100, 500, 3000, 10000):
+        await world.anvil("base").set_code(pool_address(factory, USDC_BASE, WETH_BASE, fee), b"")
     code, gone = await reencode(world, swap, "1500")
     assert code == 409 and gone["error"] == "route_expired"
 

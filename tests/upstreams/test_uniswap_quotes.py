@@ -1,4 +1,4 @@
-"""Uniswap v3 quotes through QuoterV2 over eth_call: against the devnet stand-ins on anvil, and against a
+"""Uniswap v3 quotes through QuoterV2 over eth_call: against the real Uniswap contracts on the devnet's anvil, and against a
 JSON-RPC node (httpx.MockTransport) that answers some tiers with anvil's revert shape."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import httpx
 import pytest
 from eth_abi import encode
 
+from devnet.rpc import AnvilRpc
 from engine.encoders import EncodingError, load_abi
-from tests.devnet.helpers import read_uint
+from tests.devnet.helpers import approve, balance_of, call_data, mint, send
 from tests.support.anvil import Devnet
 from watchers.upstreams.evm import EvmClient
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcSettings
@@ -27,47 +28,52 @@ from watchers.upstreams.uniswap_quotes import (
 QUOTER = "0x61fFE014bA17989E743c5F6cB21bF9697530B21e"  # QuoterV2 on Ethereum (the registry's address)
 TOKEN_IN = "0x1111111111111111111111111111111111111111"
 TOKEN_OUT = "0x2222222222222222222222222222222222222222"
-# A token the devnet router has no rate for: every tier of a pair with it reverts.
+# A token no devnet pool holds: every tier of a pair with it reverts.
 UNLISTED = "0x000000000000000000000000000000000000dEaD"
 QUOTE_SELECTOR = load_abi("uniswap_quoter_v2").function("quoteExactInputSingle").selector
 # Solidity's Error(string) payload (docs.soliditylang.org, "Error handling"): selector 0x08c379a0.
 ERROR_STRING = bytes.fromhex("08c379a0")
-FEE_UNIT, RATE_ONE = 10**6, 10**18  # the SwapRouter02 stand-in's fee unit and rate scale
-
-
-def expected_out(amount_in: int, fee: int, rate: int) -> int:
-    return amount_in * (FEE_UNIT - fee) * rate // FEE_UNIT // RATE_ONE
 
 
 @pytest.mark.anvil
-async def test_one_tier_quote_is_what_the_router_pays(devnet: Devnet, evm: EvmClient) -> None:
+async def test_one_tier_quote_is_what_the_router_pays(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
     quoter, router = devnet.address("uniswap_quoter_v2"), devnet.address("uniswap_swap_router02")
     usdc, weth = devnet.token("USDC"), devnet.token("WETH")
-    rate = await read_uint(evm, router, "rateOf", ["address", "address"], [usdc, weth])
-    result = await quote_exact_input_single_on(evm, quoter, usdc, weth, 3000 * 10**6, 3000)
-    assert result.fee == 3000 and result.amount_in == 3000 * 10**6
-    assert result.amount_out == expected_out(3000 * 10**6, 3000, rate) > 0
+    user, amount = devnet.accounts[1], 3000 * 10**6
+    result = await quote_exact_input_single_on(evm, quoter, usdc, weth, amount, 3000)
+    assert result.fee == 3000 and result.amount_in == amount
     assert result.gas_estimate > 0 and result.sqrt_price_x96_after > 0
+    await mint(anvil, devnet.admin, usdc, user, amount)
+    await approve(anvil, user, usdc, router, amount)
+    swap = call_data(
+        "exactInputSingle",
+        ["(address,address,uint24,address,uint256,uint256,uint160)"],
+        [(usdc, weth, 3000, user, amount, 0, 0)],
+    )
+    await send(anvil, user, router, swap)
+    assert await balance_of(evm, weth, user) == result.amount_out > 0
 
 
 @pytest.mark.anvil
 async def test_best_quote_asks_every_tier_and_returns_the_largest_output(
     devnet: Devnet, evm: EvmClient
 ) -> None:
-    quoter, router = devnet.address("uniswap_quoter_v2"), devnet.address("uniswap_swap_router02")
+    quoter = devnet.address("uniswap_quoter_v2")
     wbtc, dai = devnet.token("WBTC"), devnet.token("DAI")
-    rate = await read_uint(evm, router, "rateOf", ["address", "address"], [wbtc, dai])
     result = await best_quote(evm, quoter, wbtc, dai, 12_345_678)
-    # The stand-in pays every tier at one rate less the tier's fee, so the cheapest tier wins.
-    assert result.fee == 100 and result.amount_out == expected_out(12_345_678, 100, rate)
+    # The devnet seeds a volatile pair deep at 0.05 % and thinner at 0.3 % (no 0.01 % or 1 % pool).
+    deep = await quote_exact_input_single_on(evm, quoter, wbtc, dai, 12_345_678, 500)
+    assert result.fee == 500 and result.amount_out == deep.amount_out
     only_high = await best_quote(evm, quoter, wbtc, dai, 12_345_678, fee_tiers=(3000, 10000))
-    assert only_high.fee == 3000
+    assert only_high.fee == 3000 and only_high.amount_out < deep.amount_out
 
 
 @pytest.mark.anvil
 async def test_a_pair_without_a_pool_reverts_per_tier_and_is_no_route(devnet: Devnet, evm: EvmClient) -> None:
     quoter, usdc = devnet.address("uniswap_quoter_v2"), devnet.token("USDC")
-    with pytest.raises(PoolUnavailable, match="no pool for this pair on the devnet") as caught:
+    with pytest.raises(PoolUnavailable, match="fee tier 500: reverted") as caught:
         await quote_exact_input_single_on(evm, quoter, usdc, UNLISTED, 10**6, 500)
     assert caught.value.fee == 500
     with pytest.raises(NoRoute) as no_route:
