@@ -8,8 +8,10 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,build]'
 
-# anvil (the EVM node for tests and --devnet) ships as a binary inside the npm package.
-if [ ! -d node_modules/@foundry-rs ]; then
+# anvil (the EVM node for tests and --devnet) ships as a binary inside the npm package; the protocols'
+# contract artifacts come from theirs. Install when any package.json devDependency is missing.
+if ! node -e 'const p = require("./package.json");
+  for (const name of Object.keys(p.devDependencies)) require.resolve(name + "/package.json");' 2>/dev/null; then
   npm install --no-audit --no-fund --silent >/dev/null
 fi
 
