@@ -24,11 +24,13 @@ from engine.agents.leftovers import unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
+    ANY_DIRECTION,
     BELOW,
     CHECK_DAILY,
     CHECK_HOURLY,
     DISJUNCTION,
     DISJUNCTION_ALLOWED,
+    DOWN,
     GAS,
     HEALTH,
     LEADING_ACTION,
@@ -37,6 +39,7 @@ from engine.agents.phrases import (
     NEWS,
     PORTFOLIO,
     TRAILING_ACTION,
+    UP,
     YIELD,
 )
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
@@ -297,4 +300,7 @@ def _is_measurable(request: Request) -> bool:
         return True
     if probe.has(MY_WALLET) and any(probe.has(p) for p in (ABOVE, BELOW)) and probe.take_numbers():
         return True  # "ping me when my wallet is worth over 15k": a value, not a reminder
+    moves = probe.has(MY_WALLET) and any(probe.has(p) for p in (ANY_DIRECTION, UP, DOWN))
+    if moves and any(n.unit == "%" for n in Scanner(probe.remaining).take_numbers()):
+        return True  # "ping me when my wallet swings 20% either way": a move, not a reminder
     return bool(probe.take_assets()) and bool(probe.take_numbers())

@@ -50,6 +50,8 @@ ABOVE = words(
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
+    # Chat verbs of a level taken from below: "when my holdings pass 50k", "eth reclaims 4k", "btc clears 70k".
+    "pass", "passes", "passing", "clears", "clear", "reclaims", "reclaim",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -60,6 +62,8 @@ BELOW = words(
     *_motion_phrases(_EITHER_MOTION + _DOWN_MOTION, _DOWN_LEVELS),
     "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
     "slips under", "slips below",
+    # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
+    *(f"{verb} through" for verb in _DOWN_MOTION),
 )  # fmt: skip
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
@@ -103,7 +107,7 @@ _ACTION_VERBS = (
     r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
     r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
     r"take (?:some )?profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
-    r"move (?:it|them|my)|buy more|buy the dip"
+    r"move (?:it|them|my|everything|all)|buy more|buy the dip"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
