@@ -36,6 +36,7 @@ from engine.agents.phrases import (
     LEADING_ACTION,
     MY_WALLET,
     NEGATION,
+    NEUTRAL_LEVEL,
     NEWS,
     PORTFOLIO,
     TRAILING_ACTION,
@@ -298,7 +299,8 @@ def _is_measurable(request: Request) -> bool:
     probe = Scanner(request.scanner.remaining)
     if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
         return True
-    if probe.has(MY_WALLET) and any(probe.has(p) for p in (ABOVE, BELOW)) and probe.take_numbers():
+    levels = (ABOVE, BELOW, NEUTRAL_LEVEL)
+    if probe.has(MY_WALLET) and any(probe.has(p) for p in levels) and probe.take_numbers():
         return True  # "ping me when my wallet is worth over 15k": a value, not a reminder
     moves = probe.has(MY_WALLET) and any(probe.has(p) for p in (ANY_DIRECTION, UP, DOWN))
     if moves and any(n.unit == "%" for n in Scanner(probe.remaining).take_numbers()):

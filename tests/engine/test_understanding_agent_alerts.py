@@ -41,6 +41,9 @@ def test_chat_asks_to_be_told_are_not_read_as_a_direction_or_a_number(
         ("lmk when btc passes 70k", ("BTC", "above", Decimal(70000))),
         ("ping me if eth reclaims $2.8k", ("ETH", "above", Decimal(2800))),
         ("btc clears 65k = alert", ("BTC", "above", Decimal(65000))),
+        ("alert when eth is at or above 4000", ("ETH", "above", Decimal(4000))),
+        ("eth 3000 or lower ping me", ("ETH", "below", Decimal(3000))),
+        ("btc past 100k ping", ("BTC", "above", Decimal(100000))),
     ],
 )
 def test_level_shorthand_says_its_side(text: str, expected: tuple[str, str, Decimal]) -> None:
@@ -62,6 +65,8 @@ def test_a_level_with_no_side_is_asked(text: str) -> None:
         ("when my holdings pass 50k lmk", "above", Decimal(50000)),
         ("quick one - if my holdings go below $120,000 ping me", "below", Decimal(120000)),
         ("my bag under $7.5k = alert", "below", Decimal(7500)),
+        ("when my account balance tops 5k", "above", Decimal(5000)),
+        ("if my crypto drops below 10k let me know", "below", Decimal(10000)),
     ],
 )
 def test_portfolio_value_levels_in_chat(text: str, comparator: str, threshold: Decimal) -> None:
@@ -111,6 +116,9 @@ def test_a_reminder_about_a_wallet_stays_a_reminder() -> None:
         ("sol over 5k -> take profit", ("SOL", "above", 5000), "take profit"),
         ("btc above 60k \u2192 sell it all", ("BTC", "above", 60000), "sell"),
         ("if eth gets above 4k sell half", ("ETH", "above", 4000), "sell half"),
+        ("eth above 4k? sell it", ("ETH", "above", 4000), "sell it"),
+        ("if eth > 4k: sell 1 eth", ("ETH", "above", 4000), "sell 1 eth"),
+        ("if eth drops below 2500 i'll buy more", ("ETH", "below", 2500), "buy more"),
     ],
 )
 def test_a_follow_on_action_compiles_the_watch_and_is_reported(
@@ -119,3 +127,19 @@ def test_a_follow_on_action_compiles_the_watch_and_is_reported(
     result = compiled(text)
     assert result.dropped_action is not None and result.dropped_action.startswith(action)
     assert level(text) == (expected[0], expected[1], Decimal(expected[2]))
+
+
+def test_past_before_a_time_window_is_no_level() -> None:
+    """ "the past 24h" / "past 24h" is a window (asked about for price moves), never "above"."""
+    result = compile_request("tell me when eth down 10% past 24h", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert "time window" in result.question
+
+
+def test_my_stack_at_a_level_with_no_side_is_asked_as_a_portfolio_value() -> None:
+    result = compile_request("my stack hits 100k ping me", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert "portfolio" in result.question
+    for option in result.options:
+        reply = answered("my stack hits 100k ping me", result, option.label)
+        assert isinstance(reply, Compiled) and reply.condition is not None
