@@ -85,7 +85,7 @@ def _comma_number(match: re.Match[str]) -> str:
 # Request framing with a direction word inside ("set up an alert", "hit me up when": "up" says no direction, "hit"
 # no level) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:give me a heads up|heads up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
+    r"(?<=\s)(?:give me a heads[- ]up|heads[- ]up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
     r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
     r"keep an eye on|"
     r"keep tabs on|"

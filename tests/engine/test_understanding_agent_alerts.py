@@ -44,6 +44,10 @@ def test_chat_asks_to_be_told_are_not_read_as_a_direction_or_a_number(
         ("alert when eth is at or above 4000", ("ETH", "above", Decimal(4000))),
         ("eth 3000 or lower ping me", ("ETH", "below", Decimal(3000))),
         ("btc past 100k ping", ("BTC", "above", Decimal(100000))),
+        ("lmk when sol is north of 200", ("SOL", "above", Decimal(200))),
+        ("lmk when sol is south of 100", ("SOL", "below", Decimal(100))),
+        ("eth breaks out above 4k", ("ETH", "above", Decimal(4000))),
+        ("heads-up if eth < 3k", ("ETH", "below", Decimal(3000))),
     ],
 )
 def test_level_shorthand_says_its_side(text: str, expected: tuple[str, str, Decimal]) -> None:
