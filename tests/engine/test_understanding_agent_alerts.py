@@ -147,3 +147,15 @@ def test_my_stack_at_a_level_with_no_side_is_asked_as_a_portfolio_value() -> Non
     for option in result.options:
         reply = answered("my stack hits 100k ping me", result, option.label)
         assert isinstance(reply, Compiled) and reply.condition is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "side"), [("ping me when eth dumps", "Down"), ("nudge me when sol pumps", "Up")]
+)
+def test_a_move_of_open_size_after_ping_me_asks_its_size(text: str, side: str) -> None:
+    """ "ping me" reads as a reminder word, but a named asset with a move is an alert whose size is asked."""
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification), result
+    assert result.options and all(option.label.startswith(side) for option in result.options)
+    for option in result.options:
+        assert isinstance(answered(text, result, option.label), Compiled)
