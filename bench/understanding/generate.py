@@ -21,6 +21,7 @@ from bench.understanding.dev2_templates import INTENT_TEMPLATES_DEV2
 from bench.understanding.dev3_agent_templates import AGENT_TEMPLATES_DEV3
 from bench.understanding.dev3_templates import INTENT_TEMPLATES_DEV3
 from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMPLATES_DEV4
+from bench.understanding.dev5_agent_templates import AGENT_TEMPLATES_DEV5
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -104,7 +105,12 @@ def generate() -> dict[str, list[Row]]:
     rng = random.Random(SEED + 30)
     intents = draw(INTENT_TEMPLATES_DEV4, 600, 0, rng, used)
     agents = draw(AGENT_TEMPLATES_DEV4, 200, 0, rng, used)
-    return sets | named("dev4", intents, agents)
+    sets |= named("dev4", intents, agents)
+    used |= {row.get("prompt") or row["request"] for row in intents + agents}
+    # dev5: /agents only (an empty intent file keeps it a split the benchmark lists), chat-app alerts for
+    # the classes the held-out /agents misses fell in; drawn last so every set above stays byte-identical.
+    rng = random.Random(SEED + 40)
+    return sets | named("dev5", [], draw(AGENT_TEMPLATES_DEV5, 400, 0, rng, used))
 
 
 def main() -> None:

@@ -24,19 +24,23 @@ from engine.agents.leftovers import unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
+    ANY_DIRECTION,
     BELOW,
     CHECK_DAILY,
     CHECK_HOURLY,
     DISJUNCTION,
     DISJUNCTION_ALLOWED,
+    DOWN,
     GAS,
     HEALTH,
     LEADING_ACTION,
     MY_WALLET,
     NEGATION,
+    NEUTRAL_LEVEL,
     NEWS,
     PORTFOLIO,
     TRAILING_ACTION,
+    UP,
     YIELD,
 )
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
@@ -44,7 +48,7 @@ from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
 from engine.agents.rules_portfolio import compile_portfolio
 from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, take_label
-from engine.agents.scan import AssetMention, Scanner, find_addresses, normalize, unclear_scale
+from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
 
@@ -245,7 +249,7 @@ def _dispatch(request: Request) -> CompileResult:
     label = None
     if is_schedule_phrase(request):
         label = take_label(request)
-        if not _is_measurable(request):
+        if not _is_measurable(request, label):
             return compile_schedule(request, label)
     families = [
         name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
@@ -290,11 +294,18 @@ def _dispatch(request: Request) -> CompileResult:
     return Unwatchable(f"the request has no measurable condition; watchable are {_WATCHABLE}")
 
 
-def _is_measurable(request: Request) -> bool:
+def _is_measurable(request: Request, label: Span | None = None) -> bool:
     """Whether the request (outside a reminder's label) states a metric with an amount or a move."""
     probe = Scanner(request.scanner.remaining)
     if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
         return True
-    if probe.has(MY_WALLET) and any(probe.has(p) for p in (ABOVE, BELOW)) and probe.take_numbers():
+    levels = (ABOVE, BELOW, NEUTRAL_LEVEL)
+    if probe.has(MY_WALLET) and any(probe.has(p) for p in levels) and probe.take_numbers():
         return True  # "ping me when my wallet is worth over 15k": a value, not a reminder
-    return bool(probe.take_assets()) and bool(probe.take_numbers())
+    moves = probe.has(MY_WALLET) and any(probe.has(p) for p in (ANY_DIRECTION, UP, DOWN))
+    if moves and any(n.unit == "%" for n in Scanner(probe.remaining).take_numbers()):
+        return True  # "ping me when my wallet swings 20% either way": a move, not a reminder
+    if not probe.take_assets():
+        return False
+    # "ping me when eth dumps": a move with its size left open is asked as an alert, not read as a label.
+    return bool(probe.take_numbers()) or (label is None and any(probe.has(p) for p in (UP, DOWN)))

@@ -71,11 +71,13 @@ _FILLER_WORDS = """
     send set sharply soon spot starting suddenly tell than that the then there this to token total track trades
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
     also need needs text txt dm email
+    oi oy gimme buzz shout msg i'll ill we'll
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER
 # Phrases every alert may carry: comparators, move words, "remind me".
-_ALERT_PHRASES = (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION, DISJUNCTION_ALLOWED, REMIND)
+# "Either way" phrases first: "up or down" is one phrase, not "up", an unread "or" and "down".
+_ALERT_PHRASES = (ANY_DIRECTION, DISJUNCTION_ALLOWED, ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, REMIND)
 _SCHEDULE_PHRASES = {
     "daily": (DAILY,),
     "weekly": (WEEKLY, EVERY_DAY_NAME, DAY_NAME),

@@ -50,16 +50,27 @@ ABOVE = words(
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
+    # Chat verbs of a level taken from below: "when my holdings pass 50k", "eth reclaims 4k", "btc clears 70k".
+    "pass", "passes", "passing", "clears", "clear", "reclaims", "reclaim",
+    # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
+    "at or above", "or above", "or higher", "and above", "and up",
+    "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
 ABOVE = re.compile(
     ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
+    # "btc past 100k": "past" before a level (or before the blank a consumed level leaves), never "the
+    # past 24h"; normalized text has single spaces, so two in a row are a span already read.
+    r"|(?<![\w])(?<!the\s)past(?=\s+\$?\d|\s{2,})(?!\s+\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?)\b)"
 )
 BELOW = words(
     *_motion_phrases(_EITHER_MOTION + _DOWN_MOTION, _DOWN_LEVELS),
     "below", "under", "less than", "lower than", "beneath", "at most", "sub", "<=", "<",
     "slips under", "slips below",
+    # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
+    *(f"{verb} through" for verb in _DOWN_MOTION),
+    "at or below", "or below", "or lower", "and below", "and under", "south of",
 )  # fmt: skip
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
@@ -96,14 +107,17 @@ ANY_DIRECTION = re.compile(r"\bany\s+\S+\s+move\b|\beither (?:way|direction)\b|\
 NEGATION = re.compile(r"n't\b|\bnot\b|\bnever\b|\bunless\b|\bexcept\b|\bwithout\b|\bno longer\b")
 # "A or B" joins two conditions, except in the phrases that mean "either direction".
 DISJUNCTION = re.compile(r"\bor\b")
-DISJUNCTION_ALLOWED = re.compile(r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b")
+DISJUNCTION_ALLOWED = re.compile(
+    r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b"
+    r"|\b(?:at )?or (?:above|higher|below|lower)\b"
+)
 
 # Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
 _ACTION_VERBS = (
     r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
     r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
     r"take (?:some )?profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
-    r"move (?:it|them|my)|buy more|buy the dip"
+    r"move (?:it|them|my|everything|all)|buy more|buy the dip"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
@@ -112,7 +126,7 @@ _LEAD_IN = (
     r"(?:(?:also|please|auto|automatically|immediately|go|i'll|i will|i want to|i wanna|i can|we can)\s+)*"
 )
 TRAILING_ACTION = re.compile(
-    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|&|\+|\bso(?:\s+that)?\b)\s*"
+    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|\bso(?:\s+that)?\b)\s*"
     + _LEAD_IN
     + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm))\s+"
     + _LEAD_IN
@@ -145,6 +159,7 @@ PORTFOLIO = words(
     "portfolio", "net worth", "holdings", "my bag", "my bags", "total balance", "wallet value",
     "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
     "my funds", "bag value", "bags value", "my total bag", "my total bags", "my total balance",
+    "my account balance", "account balance", "my account value", "my crypto", "my crypto holdings",
 )  # fmt: skip
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).

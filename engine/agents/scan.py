@@ -85,13 +85,25 @@ def _comma_number(match: re.Match[str]) -> str:
 # Request framing with a direction word inside ("set up an alert", "hit me up when": "up" says no direction, "hit"
 # no level) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:give me a heads up|heads up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
+    r"(?<=\s)(?:give me a heads[- ]up|heads[- ]up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
     r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
     r"keep an eye on|"
     r"keep tabs on|"
+    # Chat asks to be told, some with a direction or a number word inside ("wake me up", "quick one").
+    r"wake me(?: up)?|quick one|quick q|buzz me|give me a shout|gimme a shout|"
+    r"(?:send|drop|shoot) me a (?:msg|message|text|dm|note|line|ping)|"
     + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
     + r")(?=[\s,.!?:;])"
 )
+
+
+# A level with a trailing plus ("alert eth 3500+", "btc 70k+"): that level or above, read as "above <level>".
+_LEVEL_PLUS = re.compile(r"(?<![\w.$-])(?P<level>\$?\d+(?:\.\d+)?(?:k|m)?)\+(?![\w+%])")
+
+
+# An arrow leads from a condition to what follows it ("eth 5k -> take profit"): read as "then", so its ">"
+# is never read as "above".
+_ARROW = re.compile(r"\s*(?:->|\u2192)\s*")
 
 
 # A "k" written apart from a number: thousands, chat for "ok", or either (intents.wording).
@@ -120,9 +132,10 @@ def normalize(text: str) -> str:
     collapse whitespace."""
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
-    text = " ".join(HEART.sub(" ", text.lower()).split())
+    text = " ".join(HEART.sub(" ", _ARROW.sub(" then ", text.lower())).split())
     text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
     text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
+    text = _LEVEL_PLUS.sub(lambda m: f"above {m.group('level')}", text)
     return _SIGNED_PERCENT.sub(
         lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text
     )

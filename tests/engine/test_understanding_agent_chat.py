@@ -8,22 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
-
-WALLETS = ["0x" + "ab" * 20]
-
-
-def _compiled(text: str) -> Compiled:
-    result = compile_request(text, WALLETS)
-    assert isinstance(result, Compiled), result
-    return result
-
-
-def _level(text: str) -> tuple[str, str, Decimal]:
-    agent = _compiled(text).agent
-    assert agent is not None
-    fields = agent.model_dump()
-    return fields["asset_symbol"], fields["condition"], fields["threshold"]
+from engine.agents import NeedsClarification, Unwatchable, compile_request
+from tests.support.agent_reading import WALLETS
+from tests.support.agent_reading import compiled as _compiled
+from tests.support.agent_reading import level as _level
 
 
 @pytest.mark.parametrize(

@@ -9,16 +9,8 @@ from decimal import Decimal
 import pytest
 
 from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
-
-WALLETS = ["0x" + "ab" * 20]
-
-
-def _level(text: str) -> tuple[str, str, Decimal]:
-    result = compile_request(text, WALLETS)
-    assert isinstance(result, Compiled), result
-    assert result.agent is not None
-    fields = result.agent.model_dump()
-    return fields["asset_symbol"], fields["condition"], fields["threshold"]
+from tests.support.agent_reading import WALLETS
+from tests.support.agent_reading import level as _level
 
 
 @pytest.mark.parametrize(
