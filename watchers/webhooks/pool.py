@@ -8,7 +8,7 @@ Reuse saves the TCP and TLS handshakes, which dominate the cost of a delivery.
 Each connection lives in its own one-connection httpx client, lent to one attempt at a time and given back
 when the attempt ends cleanly. One client holding all of an endpoint's connections would do the same job,
 but httpcore checks every connection of a client (a readability poll, a system call each) on every
-request: with 16 attempts in flight per endpoint that was a third of a delivery worker's CPU."""
+request: with 16 attempts in flight per endpoint that was about a quarter of a delivery worker's CPU."""
 
 from __future__ import annotations
 
