@@ -3,12 +3,13 @@
 The load comes from wrk (Debian package `wrk`) in another process. intentgate runs its full request path
 (auth, scope, rate limit, metrics, logging, envelope) on embedded SQLite at the shipped defaults (log level
 info: one JSON access line per request); to measure /meta rather than 429s, requests rotate over many
-high-tier keys. A second intentgate run at log level warning gives the access log's cost. The baselines get
+high-tier keys. A second intentgate run at log level warning gives the access log's cost. Every server runs
+once per round, rounds alternated, and ratios are taken within each round (medians shown). The baselines get
 the identical load (the same wrk script sending the same Authorization headers, which they ignore) and the
 same collector tune `intentgate serve` gives itself. Baselines in the same run: a bare Quart-Trio app and a
 raw ASGI callable, each on hypercorn's trio worker, returning the same JSON.
 
-    python -m bench.gateway [--seconds 10] [--connections 64]
+    python -m bench.gateway [--seconds 10] [--connections 64] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -116,70 +117,82 @@ def main() -> None:
         sys.exit("bench/gateway needs wrk (Debian package `wrk`)")
     data_dir = Path(tempfile.mkdtemp())
     keys = create_keys(data_dir)
-    results: dict[str, dict[str, float]] = {}
-    rounds: dict[str, list[dict[str, float]]] = {"intentgate": [], "intentgate-warn": []}
+    auth = {"Authorization": f"Bearer {keys[0]}"}
+    names = ("intentgate", "intentgate-warn", "bare-quart", "bare-asgi")
+    rounds: dict[str, list[dict[str, float]]] = {name: [] for name in names}
     body = b"{}"
-    # Alternating rounds: one 10 s run per server process varies by +-15 % on a shared 2-core machine,
-    # more than the effect the access log has; medians of alternated rounds cancel the drift.
+    # Alternating rounds of every server, baselines included: one run per server process varies by +-15 %
+    # on a shared 2-core machine, and colleagues' load comes and goes; each round's ratio compares runs
+    # taken within a minute of each other, and the medians of alternated rounds cancel the drift.
     for _ in range(args.rounds):
-        for name, level in (("intentgate", "info"), ("intentgate-warn", "warning")):
-            env = {**os.environ, "INTENTGATE_LOG_LEVEL": level, "INTENTGATE_LOG_FORMAT": "json"}
+        for name in names:
             port = free_port()
-            server_log = open(data_dir / f"server-{level}.log", "a")  # noqa: SIM115 - lives as long as the server
-            server = subprocess.Popen(
-                [sys.executable, "-m", "gateway", "serve", "--port", str(port), "--data-dir", str(data_dir)],
-                stdout=server_log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=ROOT,
-            )
+            url = f"http://127.0.0.1:{port}/v1beta/meta"
+            server_log = open(data_dir / f"server-{name}.log", "a")  # noqa: SIM115 - lives as long as the server
+            if name.startswith("intentgate"):
+                level = "info" if name == "intentgate" else "warning"
+                env = {**os.environ, "INTENTGATE_LOG_LEVEL": level, "INTENTGATE_LOG_FORMAT": "json"}
+                command = ["gateway", "serve", "--port", str(port), "--data-dir", str(data_dir)]
+                server = subprocess.Popen(
+                    [sys.executable, "-m", *command],
+                    stdout=server_log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                    cwd=ROOT,
+                )
+            else:
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "bench._bare_app", name.removeprefix("bare-"), str(port)],
+                    stdin=subprocess.PIPE,
+                    stdout=server_log,
+                    stderr=subprocess.STDOUT,
+                    cwd=ROOT,
+                )
+                assert server.stdin is not None
+                server.stdin.write(body)
+                server.stdin.close()
             try:
-                url = f"http://127.0.0.1:{port}/v1beta/meta"
-                wait_ready(url, {"Authorization": f"Bearer {keys[0]}"})
-                body = httpx.get(url, headers={"Authorization": f"Bearer {keys[0]}"}).content
+                wait_ready(url, auth)
+                if name == "intentgate":
+                    body = httpx.get(url, headers=auth).content
                 run_wrk(url, 2, args.connections, keys)  # warm-up
-                rounds[name].append(run_wrk(url, args.seconds, args.connections, keys))
+                result = run_wrk(url, args.seconds, args.connections, keys)
+                result["load"] = os.getloadavg()[0]
+                rounds[name].append(result)
             finally:
                 server.terminate()
                 server.wait()
                 server_log.close()
-    for name, runs in rounds.items():
-        results[name] = sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
-    logged = (data_dir / "server-info.log").read_text(encoding="utf-8")
+    results = {name: sorted(runs, key=lambda r: r["rps"])[len(runs) // 2] for name, runs in rounds.items()}
+    logged = (data_dir / "server-intentgate.log").read_text(encoding="utf-8")
     access_lines = sum(1 for line in logged.splitlines() if '"msg": "request"' in line)
 
-    for kind in ("quart", "asgi"):
-        port = free_port()
-        bare = subprocess.Popen(
-            [sys.executable, "-m", "bench._bare_app", kind, str(port)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            cwd=ROOT,
+    print(
+        f"GET /meta, {args.connections} connections, {args.seconds}s per run, wrk -t2, {args.rounds} rounds"
+    )
+    for index in range(args.rounds):
+        each = {name: rounds[name][index] for name in names}
+        print(
+            f"round {index + 1} (load {each['intentgate']['load']:.2f}): "
+            + ", ".join(f"{name} {r['rps']:.0f}" for name, r in each.items())
+            + f" req/s; ratio {each['intentgate']['rps'] / each['bare-quart']['rps']:.2f}"
         )
-        assert bare.stdin is not None
-        bare.stdin.write(body)
-        bare.stdin.close()
-        try:
-            url = f"http://127.0.0.1:{port}/v1beta/meta"
-            wait_ready(url)
-            run_wrk(url, 2, args.connections, keys)
-            results[f"bare-{kind}"] = run_wrk(url, args.seconds, args.connections, keys)
-        finally:
-            bare.terminate()
-            bare.wait()
-
-    print(f"GET /meta, {args.connections} connections, {args.seconds}s per run, wrk -t2")
-    for name, runs in rounds.items():
-        print(f"{name} rounds: " + ", ".join(f"{r['rps']:.0f}" for r in runs) + " req/s (median below)")
-    print(f"{'server':<14}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>10}")
+    print(f"{'server (median)':<16}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>10}")
     for name, r in results.items():
-        print(f"{name:<14}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['non_2xx']:>10.0f}")
+        print(f"{name:<16}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['non_2xx']:>10.0f}")
     for base in ("bare-quart", "bare-asgi"):
-        ratio = results["intentgate"]["rps"] / results[base]["rps"]
-        print(f"ratio intentgate/{base}: {ratio:.2f} (target >= 0.7 against bare-quart, shipped defaults)")
-    cost = 1 - results["intentgate"]["rps"] / results["intentgate-warn"]["rps"]
-    print(f"access log: {access_lines} lines written; throughput cost {100 * cost:.1f}% (target <= 5%)")
+        ratios = sorted(a["rps"] / b["rps"] for a, b in zip(rounds["intentgate"], rounds[base], strict=True))
+        print(
+            f"ratio intentgate/{base}: median of rounds {ratios[len(ratios) // 2]:.2f} "
+            f"(rounds {', '.join(f'{r:.2f}' for r in ratios)}; target >= 0.7 against bare-quart, shipped defaults)"
+        )
+    costs = sorted(
+        1 - a["rps"] / b["rps"] for a, b in zip(rounds["intentgate"], rounds["intentgate-warn"], strict=True)
+    )
+    print(
+        f"access log: {access_lines} lines written; throughput cost, median of rounds "
+        f"{100 * costs[len(costs) // 2]:.1f}% (rounds {', '.join(f'{100 * c:.1f}' for c in costs)}; target <= 5%)"
+    )
     print(f"machine load (1 min) {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")
 
 

@@ -87,19 +87,20 @@ class WalletFunding:
         self.faucet = faucet
         self._evm = evm
         self._label = label
-        self._contracts: set[str] = set()
+        # Contracts, and wallets the faucet has funded: neither needs another look (the faucet funds a
+        # wallet once), so a plan's reads of a known wallet cost no eth_getCode round trip before them.
+        self._settled: set[str] = set()
 
     async def fund(self, owners: Iterable[str]) -> None:
         """Fund each owner the faucet has not seen yet, skipping contracts.
 
         Raises RpcUnavailable naming the wallet when the faucet cannot fund it.
         """
-        for owner in sorted(set(owners) - self._contracts):
+        for owner in sorted(set(owners) - self._settled):
             try:
-                if await self._evm.get_code(owner):
-                    self._contracts.add(owner)
-                    continue
-                await self.faucet.ensure_funded(to_checksum_address(owner))
+                if not await self._evm.get_code(owner):
+                    await self.faucet.ensure_funded(to_checksum_address(owner))
+                self._settled.add(owner)
             except FUNDING_ERRORS as exc:
                 raise RpcUnavailable(
                     self._label, "devnet faucet", f"could not fund {to_checksum_address(owner)}: {exc}"

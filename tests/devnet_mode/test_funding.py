@@ -3,6 +3,8 @@ cannot fund is an unreachable upstream naming it, never a silent skip."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 import trio
@@ -74,3 +76,27 @@ async def test_a_wallet_the_faucet_cannot_fund_fails_the_read_naming_it() -> Non
         with pytest.raises(RpcUnavailable) as caught:
             await funding.fund({WALLET.lower()})
     assert WALLET in str(caught.value) and "devnet faucet" in str(caught.value)
+
+
+async def test_a_funded_wallet_costs_no_further_round_trip() -> None:
+    """Every plan reads the wallet's balances; once the faucet has funded it, those reads go straight out."""
+    methods: list[str] = []
+
+    def node(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        answers = []
+        for call in body if isinstance(body, list) else [body]:
+            methods.append(call["method"])
+            # An externally owned account (no code) already holding more than the faucet's target.
+            result = "0x" if call["method"] == "eth_getCode" else hex(10**30)
+            answers.append({"jsonrpc": "2.0", "id": call["id"], "result": result})
+        return httpx.Response(200, json=answers if isinstance(body, list) else answers[0])
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(node)) as http:
+        rpc = JsonRpcClient("http://node.test", http=http, settings=RpcSettings(timeout=5, retries=0))
+        funding = WalletFunding(Faucet(AnvilRpc(rpc), ADMIN, {}), EvmClient(rpc), rpc.label)
+        await funding.fund({WALLET.lower()})
+        first = list(methods)
+        await funding.fund({WALLET.lower()})
+    assert first == ["eth_getCode", "eth_getBalance"]
+    assert methods == first

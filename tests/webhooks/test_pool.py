@@ -10,7 +10,7 @@ import trio
 import trustme
 
 from tests.webhooks.test_sender import BODY, EVENT_ID, LOOPBACK_ALLOWED, SECRET
-from watchers.webhooks import AllowedNetworks, ConnectionPool, StaticResolver, send_once
+from watchers.webhooks import AllowedNetworks, Attempt, ConnectionPool, StaticResolver, send_once
 
 HOST = "keepalive.test"
 
@@ -57,31 +57,48 @@ async def start(nursery: trio.Nursery, ca: trustme.CA) -> KeepAliveReceiver:
     return receiver
 
 
-async def test_deliveries_to_one_host_share_a_kept_alive_connection(
+async def send(
+    url: str,
+    pool: ConnectionPool,
+    client_context: ssl.SSLContext,
+    allow: AllowedNetworks = LOOPBACK_ALLOWED,
+) -> Attempt:
+    return await send_once(
+        url,
+        EVENT_ID,
+        BODY,
+        SECRET,
+        resolver=StaticResolver({HOST: ["127.0.0.1"]}),
+        allow_networks=allow,
+        ssl_context=client_context,
+        pool=pool,
+    )
+
+
+async def test_deliveries_to_one_host_share_kept_alive_connections(
     ca: trustme.CA, client_context: ssl.SSLContext
 ) -> None:
     pool = ConnectionPool(client_context)
     async with trio.open_nursery() as nursery:
         receiver = await start(nursery, ca)
         url = f"https://{HOST}:{receiver.port}/hook"
-        resolver = StaticResolver({HOST: ["127.0.0.1"]})
-        attempts = [
-            await send_once(
-                url,
-                EVENT_ID,
-                BODY,
-                SECRET,
-                resolver=resolver,
-                allow_networks=LOOPBACK_ALLOWED,
-                ssl_context=client_context,
-                pool=pool,
-            )
-            for _ in range(3)
-        ]
+        attempts = [await send(url, pool, client_context) for _ in range(3)]
+        sequential = receiver.connections
+
+        async def deliver() -> None:
+            attempts.append(await send(url, pool, client_context))
+
+        # Two waves of four at once: each attempt borrows a connection of its own and gives it back, so
+        # the first wave opens three beside the idle one and the second opens none.
+        for _ in range(2):
+            async with trio.open_nursery() as wave:
+                for _ in range(4):
+                    wave.start_soon(deliver)
         await pool.aclose()
         nursery.cancel_scope.cancel()
-    assert [a.outcome for a in attempts] == ["delivered"] * 3
-    assert receiver.requests == 3 and receiver.connections == 1
+    assert [a.outcome for a in attempts] == ["delivered"] * 11
+    assert sequential == 1
+    assert receiver.requests == 11 and receiver.connections == 4
 
 
 async def test_a_warm_pool_never_skips_vetting_the_addresses_of_this_attempt(
@@ -91,27 +108,9 @@ async def test_a_warm_pool_never_skips_vetting_the_addresses_of_this_attempt(
     async with trio.open_nursery() as nursery:
         receiver = await start(nursery, ca)
         url = f"https://{HOST}:{receiver.port}/hook"
-        warm = await send_once(
-            url,
-            EVENT_ID,
-            BODY,
-            SECRET,
-            resolver=StaticResolver({HOST: ["127.0.0.1"]}),
-            allow_networks=LOOPBACK_ALLOWED,
-            ssl_context=client_context,
-            pool=pool,
-        )
+        warm = await send(url, pool, client_context)
         # The name now resolves to the same loopback address, but the allowance is off: refused, no request.
-        rebound = await send_once(
-            url,
-            EVENT_ID,
-            BODY,
-            SECRET,
-            resolver=StaticResolver({HOST: ["127.0.0.1"]}),
-            allow_networks=AllowedNetworks.parse([]),
-            ssl_context=client_context,
-            pool=pool,
-        )
+        rebound = await send(url, pool, client_context, AllowedNetworks.parse([]))
         await pool.aclose()
         nursery.cancel_scope.cancel()
     assert warm.outcome == "delivered"

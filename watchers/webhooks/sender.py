@@ -185,24 +185,24 @@ async def _deliver(
         SIGNATURE_HEADER: sign(secret, int(wall_clock()), raw_body),
     }
     last_error = _failed(FAILURE_CONNECT, f"{host} has no address to connect to")
-    async with contextlib.AsyncExitStack() as stack:
-        for address in addresses:
-            progress.stage = f"connecting to {address}"
-            progress.address = str(address)
-            target = url.copy_with(host=str(address))
-            if pool is not None:  # kept alive for this hostname at this vetted address only
-                client = await pool.client(host, port, str(address))
-            else:  # one client per attempt: nothing outlives it
-                client = await stack.enter_async_context(_client(context))
-            try:
+    for address in addresses:
+        progress.stage = f"connecting to {address}"
+        progress.address = str(address)
+        target = url.copy_with(host=str(address))
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                if pool is not None:  # kept alive for this hostname at this vetted address only
+                    client = await stack.enter_async_context(pool.connection(host, port, str(address)))
+                else:  # one client per attempt: nothing outlives it
+                    client = await stack.enter_async_context(_client(context))
                 return await _post(client, target, host, headers, raw_body, progress)
-            except httpx.ConnectError as exc:
-                last_error = _describe(exc, address)
-                # A TLS failure is the receiver's answer, not an unreachable address: stop there.
-                if last_error.failure == FAILURE_TLS:
-                    return last_error
-            except httpx.TransportError as exc:
-                return _describe(exc, address)
+        except httpx.ConnectError as exc:
+            last_error = _describe(exc, address)
+            # A TLS failure is the receiver's answer, not an unreachable address: stop there.
+            if last_error.failure == FAILURE_TLS:
+                return last_error
+        except httpx.TransportError as exc:
+            return _describe(exc, address)
     return last_error
 
 
