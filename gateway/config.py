@@ -108,6 +108,8 @@ class Settings(BaseModel):
     # queued before it counts as lagging (it then catches up from storage).
     stream_heartbeat_s: float = Field(15.0, gt=0)
     stream_queue_size: int = Field(256, ge=1, le=100_000)
+    # Seconds a live frame waits for its event's remedy plan (0: frames never wait and carry none).
+    stream_remedy_hold_s: float = Field(10.0, ge=0, le=120)
 
     @field_validator("*", mode="before")
     @classmethod

@@ -4,12 +4,14 @@ attaches the plan to the event, so the pull rail, the webhook body and stream re
 The watcher pass only records events (its budget is 50 ms for a million agents); planning and simulating
 one remedy take about 12 ms on a local devnet (bench/remedy.py), more on remote RPCs, per fired agent. The builder ticks far inside the 2-minute delivery tick, so a
 pushed event normally carries its plan; one delivered before (or fired while no replica planned) carries
-none, and GET /events/{id}/plan builds it on demand either way."""
+none, and GET /events/{id}/plan builds it on demand either way. Each event it plans is published again,
+for the live frames the streams hold back until the plan is there (watchers.fanout.remedy_gate); the
+streams wake it when one starts waiting."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import trio
@@ -21,7 +23,9 @@ from gateway.usecases.remedy import NOT_BUILDABLE, RemedyPlans, stored_remedy
 from storage import Database, StorageError
 from storage.agents import get_agent
 from storage.clock import wall_ms
+from storage.events import Event
 from storage.remedies import Awaiting, attach_remedy, awaiting_remedy
+from watchers.fanout.replay import events_by_id
 from watchers.upstreams.errors import UpstreamError
 
 log = logging.getLogger("intentgate.remedies")
@@ -45,26 +49,36 @@ class RemedyBuilder:
         *,
         clock: Callable[[], int] = wall_ms,
         tick_s: float = REMEDY_TICK_S,
+        publish: Callable[[Sequence[Event]], None] | None = None,
     ) -> None:
         self._db = db
         self._plans = plans
         self._clock = clock
         self._tick_s = tick_s
+        # The streams' publish hook: an event goes out again once planned, for the live frames held for it.
+        self._publish = publish
+        self._wake = trio.Event()
+
+    def wake(self) -> None:
+        """Look for due events now rather than at the next tick (a live frame is waiting for one)."""
+        self._wake.set()
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Until cancelled: plan what is due, then wait a tick. A store failure is logged and retried."""
         task_status.started()
         while True:
+            self._wake = trio.Event()
             try:
                 await self.build_due()
             except StorageError as exc:
                 log.warning("remedy planning skipped a tick", extra={"error": str(exc)})
-            await trio.sleep(self._tick_s)
+            with trio.move_on_after(self._tick_s):
+                await self._wake.wait()
 
     async def build_due(self) -> int:
         """Plan and attach the remedies of every fresh event still without one; how many were attached."""
         due = await self._db.run(awaiting_remedy, self._clock() - REMEDY_WINDOW_MS, REMEDY_BATCH)
-        attached = 0
+        attached: list[str] = []
         for item in due:
             try:
                 body = await self._body(item)
@@ -73,8 +87,11 @@ class RemedyBuilder:
                 body = self._unbuilt(
                     f"the plan could not be built when the agent fired ({type(exc).__name__})"
                 )
-            attached += bool(await self._db.run(attach_remedy, item.event_id, body))
-        return attached
+            if await self._db.run(attach_remedy, item.event_id, body):
+                attached.append(item.event_id)
+                if self._publish is not None:  # at once: a live frame may be waiting for it
+                    self._publish(await self._db.read(events_by_id, [item.event_id]))
+        return len(attached)
 
     async def _body(self, item: Awaiting) -> dict[str, Any]:
         """The event's `remedy`: its agent's remedy (or, for a health agent without one, the suggested

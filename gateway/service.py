@@ -113,16 +113,26 @@ async def serve(
     """
     async with open_runtime(services, layers), trio.open_nursery() as root:
         settings = services.settings
-        if services.streams is not None:  # NOTIFY/LISTEN between replicas
-            await root.start(services.streams.run)
+        streams = services.streams
+        builder: RemedyBuilder | None = None
+        if settings.role in ("all", "workers") and services.planning is not None:
+            plans = RemedyPlans(services.db, services.planning, services.simulation)
+            builder = RemedyBuilder(
+                services.db, plans, publish=streams.publish if streams is not None else None
+            )
+        if streams is not None:  # NOTIFY/LISTEN between replicas
+            plans_remedies = services.planning is not None and settings.stream_remedy_hold_s > 0
+            if settings.role in ("all", "api") and plans_remedies:
+                wake = builder.wake if builder is not None else None
+                streams.hold_for_remedies(settings.stream_remedy_hold_s, on_hold=wake)
+            await root.start(streams.run)
         if settings.role in ("all", "workers"):
             janitor = RateLimitJanitor(services.limiter.prune, wall_ms)
             await root.start(janitor.run)
             if services.watchers is not None:
                 await root.start(services.watchers.run)
-            if services.planning is not None:
-                plans = RemedyPlans(services.db, services.planning, services.simulation)
-                await root.start(RemedyBuilder(services.db, plans).run)
+            if builder is not None:
+                await root.start(builder.run)
             await root.start(run_outbox, services.db, settings)
         binds: list[str] = []
         api_done = trio.Event()

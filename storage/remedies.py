@@ -12,6 +12,7 @@ import simplejson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from storage.bulk import in_ids
 from storage.schema import agents, events
 
 # Event types a remedy is planned for: a real trigger, and the test event that rehearses it.
@@ -75,3 +76,15 @@ def attach_remedy(conn: Connection, event_id: str, body: dict[str, Any]) -> bool
         sa.update(events).where(events.c.id == event_id, events.c.remedy.is_(None)).values(remedy=text)
     )
     return bool(result.rowcount)
+
+
+def carrying_remedy(conn: Connection, agent_ids: list[str]) -> set[str]:
+    """Which of `agent_ids` carry a remedy (one query, the ids as one parameter). A remedy is set when
+    the agent is created and never changed, so the answer may be remembered."""
+    if not agent_ids:
+        return set()
+    predicate, params = in_ids(conn, "id", agent_ids)
+    rows = conn.exec_driver_sql(
+        f"SELECT id FROM agents WHERE {predicate} AND remedy IS NOT NULL", tuple(params)
+    )
+    return {row[0] for row in rows}

@@ -194,6 +194,11 @@ async def test_a_slow_client_is_cut_off_and_caught_up_from_storage_while_others_
             ):
                 await slow.until_comment("live")
                 await fast.until_comment("live")
+                # The remedy gate reads once whether an agent plans a remedy; after that its events pass
+                # one by one, as the watchers publish them.
+                known = store_event(services.db, tenant_id, 999)
+                services.streams.publish([known])
+                assert (await fast.next_event()).id == known.id == (await slow.next_event()).id
                 # 6 MB in 40 events, as an event writer publishes them after commit: more than the slow
                 # client's socket (up to 4 MB of send buffer on Linux) and its queue hold.
                 events = []

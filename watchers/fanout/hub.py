@@ -7,7 +7,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -17,6 +17,7 @@ from storage import Database
 from storage.events import Event
 from watchers.fanout.broker import QUEUE_SIZE, Broker
 from watchers.fanout.postgres import PgRelay
+from watchers.fanout.remedy_gate import RemedyGate
 
 log = logging.getLogger("intentgate.streams")
 
@@ -49,9 +50,12 @@ class Streams:
         self.db = db
         self.settings = settings or StreamSettings()
         self.broker = Broker(queue_size=self.settings.queue_size)
+        self.gate: RemedyGate | None = None
         self.relay: PgRelay | None = None
         if db.dialect == "postgresql":
-            self.relay = PgRelay(db, self.broker, replica_name(), poll_s=self.settings.listen_poll_s)
+            self.relay = PgRelay(
+                db, self.broker, replica_name(), poll_s=self.settings.listen_poll_s, deliver=self._local
+            )
         self._notify: trio.MemorySendChannel[Sequence[Event]] | None = None
 
     def publish(self, events: Sequence[Event]) -> None:
@@ -59,12 +63,25 @@ class Streams:
         NOTIFY for the other replicas. Never waits."""
         if not events:
             return
-        self.broker.publish(events)
+        self._local(events)
         if self._notify is not None:
             try:
                 self._notify.send_nowait(events)
             except trio.WouldBlock:
                 log.warning("event NOTIFY backlog full: other replicas catch up on reconnect")
+
+    def hold_for_remedies(self, hold_s: float, on_hold: Callable[[], None] | None = None) -> None:
+        """Before `run`: hold each event whose remedy plan is coming for up to `hold_s` seconds, so its live
+        frame carries the plan (watchers.fanout.remedy_gate). `on_hold` is called when one starts waiting
+        (this replica's remedy builder, to plan it now rather than at its next tick)."""
+        self.gate = RemedyGate(self.db, self.broker.publish, hold_s=hold_s, on_hold=on_hold)
+
+    def _local(self, events: Sequence[Event]) -> None:
+        """This replica's subscribers get `events`, through the remedy gate when there is one."""
+        if self.gate is not None:
+            self.gate.offer(events)
+        else:
+            self.broker.publish(events)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Until cancelled: the broker's fan-out task and, on PostgreSQL, the NOTIFY sender and LISTEN
@@ -72,6 +89,8 @@ class Streams:
         not); on SQLite (one process) once the fan-out runs."""
         async with trio.open_nursery() as nursery:
             await nursery.start(partial(self.broker.run, heartbeat_s=self.settings.heartbeat_s))
+            if self.gate is not None:
+                await nursery.start(self.gate.run)
             if self.relay is None:
                 task_status.started()
                 return

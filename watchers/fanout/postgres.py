@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import psycopg
 import sqlalchemy as sa
@@ -77,8 +78,18 @@ def listen_blocking(
 class PgRelay:
     """The NOTIFY sender and the LISTEN receiver of one replica."""
 
-    def __init__(self, db: Database, broker: Broker, origin: str, *, poll_s: float = 0.25) -> None:
+    def __init__(
+        self,
+        db: Database,
+        broker: Broker,
+        origin: str,
+        *,
+        poll_s: float = 0.25,
+        deliver: Callable[[Sequence[Event]], Any] | None = None,
+    ) -> None:
         self.db, self.broker, self.origin, self.poll_s = db, broker, origin, poll_s
+        # Where loaded events go: the broker, or what stands before it (the streams' remedy gate).
+        self.deliver = deliver or broker.publish
         self.channel = channel_for(db.schema)
         self.dsn = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self.notified = 0
@@ -139,7 +150,7 @@ class PgRelay:
                     log.warning("notified events unreadable: streams resync", extra={"error": str(exc)})
                     self.broker.resync_all()
                     continue
-                self.broker.publish(events)
+                self.deliver(events)
 
     async def wait_heard(self, count: int) -> None:
         """Return once `count` notifications were read in all (for tests and benchmarks)."""
