@@ -10,9 +10,12 @@ import pytest
 import trio
 
 from storage import Database, accounts, sqlalchemy_url
+from storage.remedies import attach_remedy
 from tests.streams.support import store_event
+from tests.streams.test_remedy_gate import PLANNED, price_agent
 from tests.support.postgres import pg_schema, postgres_available
 from watchers.fanout import Streams, StreamSettings, channel_for
+from watchers.fanout.replay import events_by_id
 
 pytestmark = pytest.mark.postgres
 
@@ -71,4 +74,35 @@ async def test_an_event_from_one_replica_reaches_subscribers_on_every_replica_on
                 for queue in (here, there, elsewhere):
                     with pytest.raises(trio.WouldBlock):
                         queue.receive.receive_nowait()
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_held_event_crosses_replicas_with_its_plan(replicas: tuple[Database, Database]) -> None:
+    """The workers replica fires and plans; the api replica holds the frame until the planned copy's
+    NOTIFY, then its subscribers get the event once, carrying the remedy."""
+    db_one, db_two = replicas
+    workers, api = Streams(db_one, StreamSettings()), Streams(db_two, StreamSettings())
+    api.hold_for_remedies(10)
+    acme = db_one.transaction(lambda conn: accounts.ensure_tenant(conn, "acme", "beta").id)
+    agent = price_agent(db_one, acme, remedy=True)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(workers.run)
+            await nursery.start(api.run)
+            with api.broker.subscribe(acme) as there:
+                fired = store_event(db_one, acme, 1_000, agent_id=agent)
+                workers.publish([fired])
+                assert api.relay is not None and api.gate is not None
+                await api.relay.wait_heard(1)
+                while api.gate.held < 1:  # noqa: ASYNC110 (the gate reads the agent from the store)
+                    await trio.sleep(0.01)
+                with pytest.raises(trio.WouldBlock):
+                    there.receive.receive_nowait()
+                assert db_one.transaction(attach_remedy, fired.id, PLANNED)
+                workers.publish(db_one.transaction(events_by_id, [fired.id]))  # as the builder does
+                item = await there.receive.receive()
+                assert item.id == fired.id and item.event.remedy == PLANNED
+                await api.relay.wait_heard(2)
+                with pytest.raises(trio.WouldBlock):
+                    there.receive.receive_nowait()
             nursery.cancel_scope.cancel()
