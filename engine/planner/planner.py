@@ -43,15 +43,21 @@ def plan_sweep(ctx: IntentContext) -> None:
     if out_of_solana and not ctx.intent.asset:
         symbols = ["USDC"]  # only USDC leaves Solana (Circle CCTP, plan_cctp_from_solana)
     held: list[tuple[Token, int]] = []
+    stranded: list[str] = []  # held, but the destination has no such token to receive it
     for symbol in symbols:
         try:
             token = ctx.registry.token(from_chain, symbol)
-            ctx.registry.token(to_chain, symbol)
         except RegistryError:
             continue
         balance = ctx.draft.balance(from_chain, owner, token)
-        if balance:
-            held.append((token, balance))
+        if not balance:
+            continue
+        try:
+            ctx.registry.token(to_chain, symbol)
+        except RegistryError:
+            stranded.append(f"{ctx.registry.from_raw(token, balance)} {symbol}")
+            continue
+        held.append((token, balance))
     moved = 0
     for token, balance in held:
         reserve_note = ""
@@ -81,6 +87,10 @@ def plan_sweep(ctx: IntentContext) -> None:
             bridged = next(s for s in reversed(ctx.draft.steps) if s.type == "bridge")
             bridged.description += f"; {reserve_note}"
         moved += 1
+    if moved and stranded:
+        # "Everything" must not silently mean "everything but": the step the user reads says what stays.
+        last = next(s for s in reversed(ctx.draft.steps) if s.type == "bridge")
+        last.description += f"; stays on {from_chain}: {', '.join(stranded)} ({to_chain} has no such token)"
     if not moved and not ctx.draft.facts.missing:
         bridge = "Circle CCTP" if out_of_solana else "Across"
         raise ctx.fail("from_chain", f"{owner} holds nothing {bridge} can bridge on {from_chain}")

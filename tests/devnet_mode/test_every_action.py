@@ -1,6 +1,7 @@
 """Every action /meta lists, as a user runs it on the devnet: plain English to /intent, its intents to
 /plan, and the steps executed on the devnet's chains in order (a withdraw after its deposit, an lp-remove
-after its lp-add), each answering a plan rather than a clarification or a refusal."""
+after its lp-add), each answering a plan rather than a clarification or a refusal, and each leaving the
+balance effect its prompt says, read back from the chains (tests/devnet_mode/effects.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import httpx
 import pytest
 
 from devnet.rpc import AnvilRpc
+from engine.registry import load_registry
 from gateway.config import Settings
 from storage import accounts
+from tests.devnet_mode.effects import Reader, check
 from tests.support.server import Running, running_service
+from watchers.upstreams.evm import EvmClient
 from watchers.upstreams.jsonrpc import JsonRpcClient
 
 pytestmark = pytest.mark.anvil
@@ -54,6 +58,13 @@ async def test_every_action_goes_from_plain_english_to_executed_steps(service: R
         service.client(key) as client,
         httpx.AsyncClient(timeout=30) as http,
     ):
+        urls = service.services.settings.rpc_urls
+        rpcs = {
+            chain: JsonRpcClient(urls[chain], http=http)
+            for chain in ("ethereum", "base", "optimism", "arbitrum")
+        }
+        registry = load_registry()
+        reader = Reader(registry, {chain: EvmClient(rpc) for chain, rpc in rpcs.items()}, WALLET)
         meta = (await client.get("/meta")).json()
         assert sorted(action for action, _ in PROMPTS) == sorted(meta["actions"])
         wallets = [{"address": WALLET, "chain": chain} for chain in ("ethereum", "base", "optimism")]
@@ -64,10 +75,22 @@ async def test_every_action_goes_from_plain_english_to_executed_steps(service: R
             assert intents and intents[0]["action"] == action, (prompt, answer.json())
             planned = await client.post("/plan", json={"intents": intents, "wallets": wallets})
             assert planned.status_code == 200, (prompt, intents, planned.text)
+            before = await reader.read()  # after planning: the faucet funds the wallet when a plan reads it
+            gas: dict[str, int] = {}
             for step in planned.json()["steps"]:
                 if step.get("chained"):
                     continue  # sized by a bridge that does not land on the devnet
-                anvil = AnvilRpc(JsonRpcClient(service.services.settings.rpc_urls[step["chain"]], http=http))
+                anvil = AnvilRpc(rpcs[step["chain"]])
                 await anvil.rpc.call("anvil_impersonateAccount", [step["wallet"]])
                 data = bytes.fromhex((step.get("data") or "0x")[2:])
-                await anvil.transact(step["wallet"], step["to"], data, int(step.get("value") or 0))
+                receipt = await anvil.transact(step["wallet"], step["to"], data, int(step.get("value") or 0))
+                paid = int(receipt["gasUsed"], 16) * int(receipt["effectiveGasPrice"], 16)
+                gas[step["chain"]] = gas.get(step["chain"], 0) + paid
+            if action == "sweep":
+                said = " ".join(step["description"] for step in planned.json()["steps"])
+                assert "stays on optimism:" in said and "USDT" in said and "WBTC" in said, said
+            after = await reader.read()
+            assert not check(action, before, after, gas, registry), (
+                prompt,
+                check(action, before, after, gas, registry),
+            )
