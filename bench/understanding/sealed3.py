@@ -19,9 +19,7 @@ read freely. No request is in both, and none repeats a request of any earlier se
 
 from __future__ import annotations
 
-import random
-
-from bench.understanding.generate import draw, named, write
+from bench.understanding.generate import draw_sets, write
 from bench.understanding.score import DATA, load
 from bench.understanding.sealed3_agents import (
     t_follow_on,
@@ -125,15 +123,7 @@ def earlier_requests() -> set[str]:
 
 
 def generate_sealed3() -> dict[str, list[Row]]:
-    sets: dict[str, list[Row]] = {}
-    used = earlier_requests()
-    for name, seed, intent_rows, agent_rows in SEALED3_SETS:
-        rng = random.Random(seed)
-        intents = draw(SEALED3_INTENT_TEMPLATES, intent_rows, 1, rng, used)
-        agents = draw(SEALED3_AGENT_TEMPLATES, agent_rows, 1, rng, used)
-        used |= {row.get("prompt") or row["request"] for row in intents + agents}
-        sets |= named(name, intents, agents)
-    return sets
+    return draw_sets(SEALED3_SETS, SEALED3_INTENT_TEMPLATES, SEALED3_AGENT_TEMPLATES, earlier_requests())
 
 
 def main() -> None:
