@@ -61,6 +61,25 @@ def named(name: str, intents: list[Row], agents: list[Row]) -> dict[str, list[Ro
     return {f"{name}_intent": intents, f"{name}_agents": agents}
 
 
+def draw_sets(
+    sets: Sequence[tuple[str, int, int, int]],
+    intent_templates: Sequence[tuple[Callable[[random.Random, Any], Row], int, bool]],
+    agent_templates: Sequence[tuple[Callable[[random.Random, Any], Row], int, bool]],
+    used: set[str],
+) -> dict[str, list[Row]]:
+    """Each (name, seed, /intent rows, /agents rows) drawn in turn with held-out templates; a later set
+    shares no request with an earlier one or with `used`."""
+    out: dict[str, list[Row]] = {}
+    used = set(used)
+    for name, seed, intent_rows, agent_rows in sets:
+        rng = random.Random(seed)
+        intents = draw(intent_templates, intent_rows, 1, rng, used)
+        agents = draw(agent_templates, agent_rows, 1, rng, used)
+        used |= {row.get("prompt") or row["request"] for row in intents + agents}
+        out |= named(name, intents, agents)
+    return out
+
+
 def write(sets: dict[str, list[Row]]) -> None:
     DATA.mkdir(parents=True, exist_ok=True)
     for name, rows in sets.items():

@@ -18,9 +18,7 @@ read freely. No request is in both, and none repeats an earlier set's request.
 
 from __future__ import annotations
 
-import random
-
-from bench.understanding.generate import draw, named, write
+from bench.understanding.generate import draw_sets, write
 from bench.understanding.sealed2_agent_templates import SEALED2_AGENT_TEMPLATES
 from bench.understanding.sealed2_forms import SEED, Row
 from bench.understanding.sealed2_intent_shapes import SHAPE_TEMPLATES, t_typo
@@ -42,15 +40,7 @@ SEALED2_SETS = (("sealed2_dev", SEED, 100, 40), ("sealed2_heldout", SEED + 1, 60
 
 
 def generate_sealed2() -> dict[str, list[Row]]:
-    sets: dict[str, list[Row]] = {}
-    used: set[str] = set()
-    for name, seed, intent_rows, agent_rows in SEALED2_SETS:
-        rng = random.Random(seed)
-        intents = draw(SEALED2_INTENT_TEMPLATES, intent_rows, 1, rng, used)
-        agents = draw(SEALED2_AGENT_TEMPLATES, agent_rows, 1, rng, used)
-        used |= {row.get("prompt") or row["request"] for row in intents + agents}
-        sets |= named(name, intents, agents)
-    return sets
+    return draw_sets(SEALED2_SETS, SEALED2_INTENT_TEMPLATES, SEALED2_AGENT_TEMPLATES, set())
 
 
 def main() -> None:
