@@ -196,8 +196,8 @@ class LegRunner:
             found["usd"] = await self.usd(self.registry.native(chain).symbol)
 
         async def execute() -> None:
-            if entries:
-                found["outcomes"] = await self.evm.run(chain, spec.chain_id or 0, sender, entries)
+            # Run even with nothing to run: the executor is where a devnet's faucet first sees the sender.
+            found["outcomes"] = await self.evm.run(chain, spec.chain_id or 0, sender, entries)
 
         await run_all(read_gas_price, read_price, execute)
         return found["outcomes"], found["gas_price"], found["usd"]
