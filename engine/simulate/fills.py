@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Final
 
 from eth_utils import to_checksum_address
+from solders.pubkey import Pubkey
 
 from engine.encoders import EncodingError
 from engine.encoders.contract_abi import load_abi
@@ -47,6 +48,12 @@ class Fill:
     @property
     def amount(self) -> Decimal:
         return Decimal(self.amount_raw).scaleb(-self.token.decimals)
+
+    @property
+    def lands_on_evm(self) -> bool:
+        """Whether the fill can be modelled: a credit on an EVM fork. A mint into a Solana token account
+        is not (CCTP's Solana programs ship no binary, and litesvm is loaded from the cluster as it is)."""
+        return self.recipient.startswith("0x")
 
     @property
     def method(self) -> str:
@@ -113,21 +120,18 @@ def _cctp(registry: Registry, step: Step, sender: str, call: EvmCall) -> Fill | 
     to_chain = next((c for c in registry.chains() if c.cctp_domain == domain), None)
     if to_chain is None:
         return f"its fill is not modelled: CCTP domain {domain} is no chain of the registry"
-    if to_chain.family != "evm":
-        return (
-            f"its fill on {to_chain.slug} is not modelled: minting to a Solana token account is not "
-            "simulated (CCTP's Solana programs ship no binary to run)"
-        )
     try:
         usdc = registry.token(to_chain.slug, "USDC")
     except RegistryError as exc:
         return f"its fill is not modelled: {exc}"
     watch = DepositWatch(holder=sender, token=to_checksum_address(burn_token), amount=amount, bridge=call.to)
+    evm = to_chain.family == "evm"
     return Fill(
         protocol="cctp",
         from_chain=step.chain,
         to_chain=to_chain.slug,
-        recipient=to_checksum_address(mint_recipient[12:]),
+        # On Solana the mint recipient is the token account itself (its 32 bytes, base58).
+        recipient=to_checksum_address(mint_recipient[12:]) if evm else str(Pubkey.from_bytes(mint_recipient)),
         token=usdc,
         # A V2 burn mints amount less the fee taken, and the fee is at most maxFee: the least that lands.
         amount_raw=amount - max_fee,

@@ -102,6 +102,8 @@ class LegRunner:
         credit_entry: dict[str, int] = {}
         landing: dict[int, Fill] = {}
         for key, fill in incoming.items():
+            if not fill.lands_on_evm:
+                continue
             credit_entry[key] = len(entries)
             landing[len(entries)] = fill
             entries.append(EvmCall(to=fill.recipient, data=b"", value=0, credit=fill.credit()))

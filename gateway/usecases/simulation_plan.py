@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 
 # Why a fill that was modelled was not landed anywhere: no batch of this call runs on its chain.
 NO_DESTINATION = "not landed: this call has no steps on {chain}"
+# Why a fill into Solana is not landed (nor anything chained from it run).
+NOT_ON_SOLANA = (
+    "not landed: minting to a Solana token account is not modelled (CCTP's Solana programs ship no binary, "
+    "so nothing could land it the way the mint would)"
+)
 
 
 async def simulate_plan(simulation: Simulation, request: SimulatePlanRequest) -> SimulateResponse:
@@ -69,6 +74,8 @@ async def simulate_plan(simulation: Simulation, request: SimulatePlanRequest) ->
                 blocked[position] = depends_text(bridge, names[source.batch], fill)
             elif fill.to_chain != batch.chain:
                 blocked[position] = depends_text(bridge, names[source.batch], f"it lands on {fill.to_chain}")
+            elif not fill.lands_on_evm:
+                blocked[position] = depends_text(bridge, names[source.batch], f"its fill is {NOT_ON_SOLANA}")
         if registry.chain(batch.chain).family == "evm":
             leg = await simulation.evm_leg(batch.chain, batch.sender, batches[index], incoming, blocked)
         else:
@@ -90,8 +97,10 @@ def fill_results(registry: Registry, legs: Mapping[str, Leg], fills: Sequence[Fi
     results = []
     for fill in fills:
         outcome = landed.get(id(fill))
-        if outcome is None:
-            error: str | None = NO_DESTINATION.format(chain=fill.to_chain)
+        if outcome is None and not fill.lands_on_evm:
+            error: str | None = NOT_ON_SOLANA
+        elif outcome is None:
+            error = NO_DESTINATION.format(chain=fill.to_chain)
         else:
             error = None if outcome.success else outcome.failure
         results.append(
@@ -135,6 +144,16 @@ def _whole(request: SimulatePlanRequest, legs: list[Leg], fills: list[FillResult
             steps.append(result.model_copy(update={"chain": leg.chain, "order": step.order}))
             if error is None and not result.success:
                 error = f"step {step.order} ({step.type}) on {leg.chain}: {result.error}"
+    # A fill the plan's own chains needed but could not land leaves the plan unverified, though every
+    # step that ran passed: those on its chain ran without the bridged funds.
+    sent = {leg.chain for leg in legs}
+    unlanded = [f for f in fills if f.to_chain in sent and not f.landed]
+    if error is None and unlanded:
+        fill = unlanded[0]
+        error = (
+            f"the {fill.protocol} fill of step {fill.bridge_order} on {fill.from_chain} was not landed on "
+            f"{fill.to_chain}: {fill.error}"
+        )
     costs = [leg.cost_usd for leg in legs]
     # A cost any chain cannot price leaves the total unpriced ("unavailable"), never a partial sum.
     total = None if None in costs else sum((c for c in costs if c is not None), Decimal(0))

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from eth_utils import to_checksum_address
+from solders.pubkey import Pubkey
 
 from engine.encoders import across_deposit_v3, cctp_mint_recipient, cctp_solana_usdc_mint_recipient
 from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
@@ -83,7 +84,7 @@ def test_native_across_deposit_lands_the_native_asset() -> None:
     assert fill.token.is_native and fill.deposit.token is None and fill.credit().token is None
 
 
-def test_cctp_fill_is_the_burn_less_its_max_fee_and_solana_is_said_not_modelled() -> None:
+def test_cctp_fill_is_the_burn_less_its_max_fee_on_evm_and_the_token_account_on_solana() -> None:
     data = cctp_v2_deposit_for_burn(
         MESSENGER,
         amount=100_000_000,
@@ -111,8 +112,11 @@ def test_cctp_fill_is_the_burn_less_its_max_fee_and_solana_is_said_not_modelled(
         burn_token=ETH_USDC,
     ).data
     step, call = bridge("cctp", data)
-    reason = bridge_fill(REG, step, WALLET, call)
-    assert isinstance(reason, str) and reason.startswith("its fill on solana is not modelled")
+    into_solana = bridge_fill(REG, step, WALLET, call)
+    assert isinstance(into_solana, Fill)
+    # The mint recipient is the owner's USDC token account; such a fill is said not landed, never credited.
+    ata = str(Pubkey.from_bytes(cctp_solana_usdc_mint_recipient(owner, solana_usdc)))
+    assert (into_solana.to_chain, into_solana.recipient, into_solana.lands_on_evm) == ("solana", ata, False)
 
 
 def test_undecodable_bridge_calldata_is_said_not_modelled() -> None:
