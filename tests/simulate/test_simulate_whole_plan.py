@@ -12,6 +12,7 @@ from eth_utils import to_checksum_address
 from devnet.faucet import Faucet
 from engine.encoders import aave_supply, erc20_approve
 from engine.registry import load_registry
+from tests.mcp.conftest import mcp_session, structured, text_of
 from tests.planning.conftest import units
 from tests.simulate.conftest import SimWorld
 
@@ -205,3 +206,18 @@ async def test_whole_plan_validation_names_the_fields(sim: SimWorld) -> None:
         {"chain": "ethereum", "sender": wallet, "steps": origin, "bridges": [landing_elsewhere]}
     )
     assert status == 400 and [i["field"] for i in answer["issues"]] == ["bridges[0]"], answer
+
+
+async def test_the_mcp_simulate_tool_takes_the_whole_plan_form_and_answers_like_rest(sim: SimWorld) -> None:
+    wallet = await fresh_wallet(sim)
+    steps = await planned(sim, BRIDGE_THEN_DEPOSIT, wallet)
+    async with mcp_session(sim.app, sim.app.dev_key) as session:
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        forms = listed["simulate"].input_schema["anyOf"]
+        assert [sorted(form["required"]) for form in forms] == [["chain", "sender", "steps"], ["chains"]]
+        called = await session.call_tool("simulate", whole(steps, wallet))
+        assert not called.is_error, text_of(called)
+    status, body = await sim.simulate(whole(steps, wallet))
+    assert status == 200
+    assert structured(called)["success"] is True
+    assert structured(called)["steps"] == body["steps"] and structured(called)["fills"] == body["fills"]
