@@ -38,6 +38,7 @@ class Fill:
     `recipient` on `to_chain`, and what the deposit must do on its own chain."""
 
     protocol: str
+    bridge_order: int
     from_chain: str
     to_chain: str
     recipient: str
@@ -97,6 +98,7 @@ def _across(registry: Registry, step: Step, sender: str, call: EvmCall) -> Fill 
     )
     return Fill(
         protocol="across",
+        bridge_order=step.order,
         from_chain=step.chain,
         to_chain=to_chain,
         recipient=to_checksum_address(str(recipient)),
@@ -128,6 +130,7 @@ def _cctp(registry: Registry, step: Step, sender: str, call: EvmCall) -> Fill | 
     evm = to_chain.family == "evm"
     return Fill(
         protocol="cctp",
+        bridge_order=step.order,
         from_chain=step.chain,
         to_chain=to_chain.slug,
         # On Solana the mint recipient is the token account itself (its 32 bytes, base58).

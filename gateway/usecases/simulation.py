@@ -67,7 +67,7 @@ class Simulation(LegRunner):
         leg = await self.evm_leg(request.chain, request.sender, list(request.steps), incoming)
         response = leg.response()
         if incoming:
-            response.fills = fill_results(self.registry, {request.chain: leg}, list(incoming.values()))
+            response.fills = fill_results({request.chain: leg}, list(incoming.values()))
         return response
 
     async def simulate_plan(self, request: SimulatePlanRequest) -> SimulateResponse:

@@ -133,7 +133,7 @@ class LegRunner:
                 else:
                     early[index] = not_run_result(step, NOT_LANDED.format(key=key))
                     continue
-            call = await self.evm_call(step, amount)
+            call = await self.evm_call(step, amount, landed=index in resized)
             if isinstance(call, str):
                 early[index] = failed_result(step, call)
                 continue
@@ -204,12 +204,13 @@ class LegRunner:
         await run_all(read_gas_price, read_price, execute)
         return found["outcomes"], found["gas_price"], found["usd"]
 
-    async def evm_call(self, step: Step, amount: Decimal | None = None) -> EvmCall | str:
+    async def evm_call(
+        self, step: Step, amount: Decimal | None = None, *, landed: bool = False
+    ) -> EvmCall | str:
         """The call a step makes; a chained step is re-encoded for `amount` (default: its
-        chained.estimate_amount) first. A string says why the step cannot run."""
+        chained.estimate_amount; `landed`: what a bridge landed) first. A string says why it cannot run."""
         to, data, value = step.to or "", step.data or "0x", step.value or "0"
         if step.chained is not None:
-            landed = amount is not None and amount != step.chained.estimate_amount
             actual = step.chained.estimate_amount if amount is None else amount
             what = "the landed amount" if landed else "its estimate"
             if actual <= 0:

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from engine.registry import Registry
 from engine.simulate import (
     ChainResult,
     Fill,
@@ -86,12 +85,10 @@ async def simulate_plan(simulation: Simulation, request: SimulatePlanRequest) ->
             promised[StepRef(index, position)] = fill
     fills = [fill for fill in promised.values() if isinstance(fill, Fill)]
     by_chain = {legs[i].chain: legs[i] for i in legs}
-    return _whole(
-        request, [legs[i] for i in range(len(request.chains))], fill_results(registry, by_chain, fills)
-    )
+    return _whole(request, [legs[i] for i in range(len(request.chains))], fill_results(by_chain, fills))
 
 
-def fill_results(registry: Registry, legs: Mapping[str, Leg], fills: Sequence[Fill]) -> list[FillResult]:
+def fill_results(legs: Mapping[str, Leg], fills: Sequence[Fill]) -> list[FillResult]:
     """Every modelled fill as the response shows it: where it landed (or why not)."""
     landed = {id(item.fill): item.outcome for leg in legs.values() for item in leg.landed}
     results = []
@@ -105,7 +102,7 @@ def fill_results(registry: Registry, legs: Mapping[str, Leg], fills: Sequence[Fi
             error = None if outcome.success else outcome.failure
         results.append(
             FillResult(
-                bridge_order=_bridge_order(legs, fill),
+                bridge_order=fill.bridge_order,
                 protocol=fill.protocol,
                 from_chain=fill.from_chain,
                 to_chain=fill.to_chain,
@@ -120,15 +117,6 @@ def fill_results(registry: Registry, legs: Mapping[str, Leg], fills: Sequence[Fi
             )
         )
     return results
-
-
-def _bridge_order(legs: Mapping[str, Leg], fill: Fill) -> int:
-    leg = legs.get(fill.from_chain)
-    if leg is not None:
-        for index, promised in leg.bridges.items():
-            if promised is fill:
-                return leg.steps[index].order
-    return 0
 
 
 def _whole(request: SimulatePlanRequest, legs: list[Leg], fills: list[FillResult]) -> SimulateResponse:

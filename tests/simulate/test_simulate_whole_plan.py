@@ -119,6 +119,11 @@ async def test_destination_steps_alone_carrying_their_bridge_run_on_the_landed_a
     assert [(s["status"], s["amount"]) for s in body["steps"]] == [("✓", "99.9"), ("✓", "99.9")]
     (fill,) = body["fills"]
     assert (fill["landed"], fill["deposit_checked"], fill["amount"]) == (True, False, "99.9")
+    assert (fill["bridge_order"], fill["from_chain"], fill["to_chain"]) == (
+        bridge["order"],
+        "ethereum",
+        "base",
+    )
 
 
 async def test_destination_step_depositing_more_than_lands_fails_on_that_step(sim: SimWorld) -> None:
