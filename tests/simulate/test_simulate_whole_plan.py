@@ -226,3 +226,30 @@ async def test_the_mcp_simulate_tool_takes_the_whole_plan_form_and_answers_like_
     assert status == 200
     assert structured(called)["success"] is True
     assert structured(called)["steps"] == body["steps"] and structured(called)["fills"] == body["fills"]
+
+
+async def test_a_bridge_that_succeeds_without_depositing_fails_and_funds_nothing(sim: SimWorld) -> None:
+    wallet = await fresh_wallet(sim)
+    steps = await planned(sim, BRIDGE_THEN_DEPOSIT, wallet)
+    # A contract that accepts any call and does nothing (a lone STOP): the deposit's transaction succeeds,
+    # but no USDC leaves the sender and nothing is logged.
+    inert = "0x5252525252525252525252525252525252525252"
+    await sim.rpc("ethereum", "anvil_setCode", [inert, "0x00"])
+    for step in steps:
+        if step["type"] == "bridge":
+            step["to"] = inert
+    status, body = await sim.simulate(whole(steps, wallet))
+    assert status == 200, body
+    assert body["success"] is False
+    bridge = body["steps"][1]
+    assert (bridge["status"], bridge["status_code"], bridge["success"]) == ("✗", 1, False)
+    assert bridge["error"] == (
+        "the transaction succeeds but the deposit is wrong: the deposit moved 0 raw units of token "
+        f"{REG.token('ethereum', 'USDC').address} out of the sender, not the {units('100', 6)} its calldata names"
+    )
+    for dependent in body["steps"][2:]:
+        assert dependent["status"] == "⊘"
+        assert dependent["error"].startswith(
+            "not run: it depends on step 2 (bridge) on ethereum: it did not deposit as its calldata says: "
+        )
+    assert body["fills"] == []
