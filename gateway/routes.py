@@ -115,8 +115,8 @@ def routes() -> list[Route]:
             "/simulate",
             simulate_handlers.post_simulate,
             "Dry-run one chain's steps on a fork of current state, or a whole plan across its bridges "
-            "(`chains`: source chains first, each bridge's fill modelled on its destination); nothing is "
-            "broadcast.",
+            "(`chains`: source chains first, each bridge's fill modelled on its destination; 5 credits per "
+            "chain); nothing is broadcast.",
             scope="plan",
             cost=COST_PER_CALL,
             cost_of=simulate_handlers.cost,
