@@ -45,6 +45,7 @@ def create_app(services: Services) -> QuartTrio:
                 body_model=route.body_model,
                 query_model=route.query_model,
                 name=route.name,
+                cost_of=route.cost_of,
             ),
             methods=[route.method],
         )

@@ -95,6 +95,7 @@ def guarded(
     body_model: type[BaseModel] | None,
     query_model: type[BaseModel] | None,
     name: str,
+    cost_of: Callable[[Any], int] | None = None,
 ) -> Callable[..., Awaitable[Response]]:
     """Wrap a handler in the policies, in the order: auth (401), scope (403), rate limit (429),
     validation (400), credits (402)."""
@@ -109,9 +110,11 @@ def guarded(
             call.body = await read_json_body(body_model)
         if query_model is not None:
             call.query = read_query(query_model)
-        if not cost:
+        # A route whose price depends on its body (POST /simulate: per chain) says so with cost_of.
+        price = cost_of(call.body) if cost_of is not None else cost
+        if not price:
             return to_response(await handler(call))
-        return await _metered(call, handler, cost, name)
+        return await _metered(call, handler, price, name)
 
     view.__name__ = name
     return view

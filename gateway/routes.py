@@ -3,7 +3,9 @@ its input and document its output (the OpenAPI document is generated from this t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,7 +21,7 @@ from engine.agents import (
 )
 from engine.intents import IntentResponse
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
-from engine.simulate import SimulateRequest, SimulateResponse
+from engine.simulate import SimulatePlanRequest, SimulateRequest, SimulateResponse
 from gateway import agent_models, operator_models
 from gateway.api_models import MetaResponse, UsageResponse
 from gateway.handlers import account, dashboard_api, planning
@@ -57,6 +59,8 @@ class Route:
     error_statuses: tuple[int, ...] = field(default=(401, 429, 503))
     # Bodies read in one of several forms (the handler tells them apart): documented as oneOf these.
     body_forms: tuple[type[BaseModel], ...] = ()
+    # A price that depends on the body (validated, or the raw object of a RootModel body): credits per call.
+    cost_of: Callable[[Any], int] | None = None
     # The route's answer as server-sent events (documented as text/event-stream): what the events are.
     event_stream: str | None = None
 
@@ -110,10 +114,14 @@ def routes() -> list[Route]:
             "POST",
             "/simulate",
             simulate_handlers.post_simulate,
-            "Dry-run one chain's steps on a fork of current state; nothing is broadcast.",
+            "Dry-run one chain's steps on a fork of current state, or a whole plan across its bridges "
+            "(`chains`: source chains first, each bridge's fill modelled on its destination; 5 credits per "
+            "chain); nothing is broadcast.",
             scope="plan",
             cost=COST_PER_CALL,
-            body_model=SimulateRequest,
+            cost_of=simulate_handlers.cost,
+            body_model=simulate_handlers.SimulateBody,
+            body_forms=(SimulateRequest, SimulatePlanRequest),
             response_model=SimulateResponse,
             error_statuses=(400, 401, 402, 403, 429, 502, 503),
         ),

@@ -2,7 +2,8 @@
 bridge-not-landed rule, revert reasons and the formatting of gas, gas prices and costs."""
 
 from engine.simulate.bridges import NOT_LANDED, bridge_funded
-from engine.simulate.checks import SimulateInvalid, check_request, is_sender
+from engine.simulate.checks import SimulateInvalid, check_plan, check_request, is_sender
+from engine.simulate.fills import Fill, bridge_fill, deposit_problem, is_bridge
 from engine.simulate.formatting import (
     UNAVAILABLE,
     format_gas,
@@ -10,14 +11,37 @@ from engine.simulate.formatting import (
     format_lamports,
     format_usd,
 )
-from engine.simulate.models import SimulateChain, SimulateRequest, SimulateResponse, StepResult
-from engine.simulate.outcomes import EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
+from engine.simulate.models import (
+    ChainResult,
+    ChainSteps,
+    FillResult,
+    SimulateChain,
+    SimulatePlanRequest,
+    SimulateRequest,
+    SimulateResponse,
+    StepResult,
+    Totals,
+)
+from engine.simulate.outcomes import (
+    Credit,
+    Credited,
+    DepositEffect,
+    DepositWatch,
+    EvmCall,
+    EvmOutcome,
+    NestedRevert,
+    SolanaMessage,
+    SvmOutcome,
+)
+from engine.simulate.plan import StepRef, chain_order, depends_text, sources
 from engine.simulate.results import (
     cost_usd,
+    deposit_failed_result,
     evm_step_result,
     failed_result,
     not_run_result,
     revert_message,
+    skipped_result,
     summarize,
     svm_step_result,
 )
@@ -25,28 +49,48 @@ from engine.simulate.results import (
 __all__ = [
     "NOT_LANDED",
     "UNAVAILABLE",
+    "ChainResult",
+    "ChainSteps",
+    "Credit",
+    "Credited",
+    "DepositEffect",
+    "DepositWatch",
     "EvmCall",
     "EvmOutcome",
+    "Fill",
+    "FillResult",
     "NestedRevert",
     "SimulateChain",
     "SimulateInvalid",
+    "SimulatePlanRequest",
     "SimulateRequest",
     "SimulateResponse",
     "SolanaMessage",
+    "StepRef",
     "StepResult",
     "SvmOutcome",
+    "Totals",
+    "bridge_fill",
     "bridge_funded",
+    "chain_order",
+    "check_plan",
     "check_request",
     "cost_usd",
+    "depends_text",
+    "deposit_failed_result",
+    "deposit_problem",
     "evm_step_result",
     "failed_result",
     "format_gas",
     "format_gas_price",
     "format_lamports",
     "format_usd",
+    "is_bridge",
     "is_sender",
     "not_run_result",
     "revert_message",
+    "skipped_result",
+    "sources",
     "summarize",
     "svm_step_result",
 ]

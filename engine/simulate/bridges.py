@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.planner.models import Step
+from engine.simulate.fills import is_bridge
 
 # The words of the error; `{key}` is the bridge step's key, or the key of the step it came through.
 NOT_LANDED = (
     "not simulated: this step is funded by bridge step {key}, which has not landed; against current "
     "chain state it would revert falsely. Simulate it again once the bridged funds have arrived."
 )
-# A bridge step carries wait_for_bridge (contract: Step); its planner type is "bridge".
-BRIDGE_TYPE = "bridge"
 
 
 def bridge_funded(steps: Sequence[Step]) -> dict[int, str]:
@@ -30,12 +29,8 @@ def bridge_funded(steps: Sequence[Step]) -> dict[int, str]:
             continue
         key = step.chained.from_key
         source = by_key.get(key)
-        if source is None or _is_bridge(steps[source]):
+        if source is None or is_bridge(steps[source]):
             funded[index] = NOT_LANDED.format(key=key)
         elif source in funded:
             funded[index] = funded[source]
     return funded
-
-
-def _is_bridge(step: Step) -> bool:
-    return bool(step.wait_for_bridge) or step.type == BRIDGE_TYPE

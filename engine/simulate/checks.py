@@ -9,8 +9,10 @@ from solders.pubkey import Pubkey
 from engine.encoders import EncodingError
 from engine.encoders.evm_values import hex_bytes
 from engine.encoders.solana import decode_solana_message
-from engine.registry import Registry
-from engine.simulate.models import SimulateRequest
+from engine.planner.models import Step
+from engine.registry import Registry, RegistryError
+from engine.simulate.fills import is_bridge
+from engine.simulate.models import ChainSteps, SimulatePlanRequest, SimulateRequest
 
 Issue = tuple[str, str]
 
@@ -37,29 +39,75 @@ def is_sender(family: str, address: str) -> bool:
 
 def check_request(registry: Registry, request: SimulateRequest) -> None:
     """Raise SimulateInvalid listing every problem of the batch; return when it can be simulated."""
-    family = registry.chain(request.chain).family
+    issues = batch_issues(registry, request)
+    for index, bridge in enumerate(request.bridges or ()):
+        issues.extend(_carried_bridge_issues(registry, request.chain, f"bridges[{index}]", bridge))
+    if issues:
+        raise SimulateInvalid("The steps cannot be simulated as sent; see issues.", issues)
+
+
+def check_plan(registry: Registry, request: SimulatePlanRequest) -> None:
+    """The whole-plan form: every chain's batch as check_request checks one, each chain once, and every
+    step key once in the plan (a chained step names its source by key)."""
     issues: list[Issue] = []
-    if not is_sender(family, request.sender):
+    seen: set[str] = set()
+    keys: set[str] = set()
+    for index, batch in enumerate(request.chains):
+        where = f"chains[{index}]"
+        if batch.chain in seen:
+            issues.append((f"{where}.chain", f"{batch.chain!r} appears twice; send each chain's steps once"))
+        seen.add(batch.chain)
+        issues.extend(batch_issues(registry, batch, where + "."))
+        for position, step in enumerate(batch.steps):
+            if step.key is None:
+                continue
+            if step.key in keys:
+                issues.append((f"{where}.steps[{position}].key", f"{step.key!r} is used by another step"))
+            keys.add(step.key)
+    if issues:
+        raise SimulateInvalid("The plan cannot be simulated as sent; see issues.", issues)
+
+
+def batch_issues(registry: Registry, batch: SimulateRequest | ChainSteps, prefix: str = "") -> list[Issue]:
+    """The problems of one chain's batch, their fields prefixed with `prefix`."""
+    family = registry.chain(batch.chain).family
+    issues: list[Issue] = []
+    if not is_sender(family, batch.sender):
         shape = "0x followed by 40 hex digits" if family == "evm" else "a base58 Solana public key"
-        issues.append(("sender", f"must be an address of {request.chain}: {shape}"))
-    orders = [step.order for step in request.steps]
+        issues.append((f"{prefix}sender", f"must be an address of {batch.chain}: {shape}"))
+    orders = [step.order for step in batch.steps]
     if orders != sorted(orders) or len(set(orders)) != len(orders):
-        issues.append(("steps", "orders must be distinct and ascending (execution order)"))
-    for index, step in enumerate(request.steps):
-        where = f"steps[{index}]"
-        if step.chain != request.chain:
+        issues.append((f"{prefix}steps", "orders must be distinct and ascending (execution order)"))
+    for index, step in enumerate(batch.steps):
+        where = f"{prefix}steps[{index}]"
+        if step.chain != batch.chain:
             issues.append(
-                (f"{where}.chain", f"is {step.chain!r}; one call simulates one chain ({request.chain!r})")
+                (f"{where}.chain", f"is {step.chain!r}; one batch simulates one chain ({batch.chain!r})")
             )
             continue
         if step.wallet is not None and not is_sender(family, step.wallet):
-            issues.append((f"{where}.wallet", f"must be an address of {request.chain}"))
+            issues.append((f"{where}.wallet", f"must be an address of {batch.chain}"))
         if family == "evm":
             issues.extend(_evm_issues(where, step.to, step.data, step.value))
         else:
             issues.extend(_solana_issues(where, step.solana_tx, step.solana_format))
-    if issues:
-        raise SimulateInvalid("The steps cannot be simulated as sent; see issues.", issues)
+    return issues
+
+
+def _carried_bridge_issues(registry: Registry, chain: str, where: str, step: Step) -> list[Issue]:
+    if not is_bridge(step):
+        return [(f"{where}.type", "must be a bridge step (type bridge, wait_for_bridge) of the same plan")]
+    if step.chain == chain:
+        return [(f"{where}.chain", f"is {chain!r}, the chain simulated; a bridge lands here from another")]
+    try:
+        family = registry.chain(step.chain).family
+    except RegistryError:
+        return [(f"{where}.chain", f"{step.chain!r} is not a chain of the service")]
+    if family != "evm":
+        return [
+            (f"{where}.chain", "only bridges from EVM chains can be carried (their calldata names the fill)")
+        ]
+    return _evm_issues(where, step.to, step.data, step.value)
 
 
 def _evm_issues(where: str, to: str | None, data: str | None, value: str | None) -> list[Issue]:

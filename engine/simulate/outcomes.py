@@ -7,12 +7,39 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class Credit:
+    """A modelled bridge fill: `amount` raw units of `token` (None: the native asset) added to `holder`'s
+    balance on the destination fork, as the relayer's fill or the mint would."""
+
+    holder: str
+    token: str | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class DepositWatch:
+    """What a bridge deposit must do on its own chain: `amount` raw units of `token` (None: native) leave
+    `holder`, and the bridge contract emits a log carrying that amount."""
+
+    holder: str
+    token: str | None
+    amount: int
+    bridge: str
+
+
+@dataclass(frozen=True, slots=True)
 class EvmCall:
-    """One EVM transaction to run from the sender: target, calldata and native value in wei."""
+    """One EVM transaction to run from the sender: target, calldata and native value in wei.
+
+    `needs` are indices of earlier entries of the same batch this one depends on: when one of them failed
+    it is not run. An entry with `credit` is no transaction: it lands a modelled fill on the fork."""
 
     to: str
     data: bytes
     value: int
+    needs: tuple[int, ...] = ()
+    credit: Credit | None = None
+    watch: DepositWatch | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +51,37 @@ class NestedRevert:
 
 
 @dataclass(frozen=True, slots=True)
+class Credited:
+    """A fill landed on the fork: the holder's balance read back by balanceOf (or the native balance),
+    and for an ERC-20 the storage key written (found by probing the token's balance mapping)."""
+
+    balance: int
+    storage_key: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DepositEffect:
+    """A watched deposit's effects on its fork: how much left the holder, and whether the bridge
+    contract logged the amount."""
+
+    sent: int
+    logged: bool
+
+
+@dataclass(frozen=True, slots=True)
 class EvmOutcome:
     """A run EVM transaction. On failure exactly one of `revert_data` (a REVERT, possibly empty) or
-    `failure` (a halt such as out of gas, or a transaction the EVM refused, in words) is set."""
+    `failure` (a halt such as out of gas, or a transaction the EVM refused, in words) is set; an entry
+    not run because an entry it needs failed has `skipped_for` (that entry's index) instead."""
 
     success: bool
     gas_used: int
     revert_data: bytes | None = None
     failure: str | None = None
     nested: NestedRevert | None = None
+    skipped_for: int | None = None
+    credited: Credited | None = None
+    deposit: DepositEffect | None = None
 
 
 @dataclass(frozen=True, slots=True)

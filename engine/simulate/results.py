@@ -18,6 +18,8 @@ MARK_OK: Final = "✓"
 MARK_NESTED: Final = "⚠"
 MARK_FAILED: Final = "✗"
 MARK_WAITING: Final = "⏳"
+# Not run because a step it depends on did not succeed (or its bridge's fill did not land).
+MARK_SKIPPED: Final = "⊘"
 # status_code: the receipt status an executed step would get (1 success, 0 failure); -1 when not run.
 CODE_OK: Final = 1
 CODE_FAILED: Final = 0
@@ -83,6 +85,18 @@ def svm_step_result(step: Step, outcome: SvmOutcome) -> StepResult:
 def not_run_result(step: Step, reason: str) -> StepResult:
     """A step that was not run (funded by a bridge that has not landed): a failure, never a success."""
     return _result(step, success=False, status=MARK_WAITING, code=CODE_NOT_RUN, gas=0, error=reason)
+
+
+def skipped_result(step: Step, reason: str) -> StepResult:
+    """A step not run because a step it depends on did not succeed: a failure, saying which and why."""
+    return _result(step, success=False, status=MARK_SKIPPED, code=CODE_NOT_RUN, gas=0, error=reason)
+
+
+def deposit_failed_result(step: Step, gas: int, reason: str) -> StepResult:
+    """A bridge deposit whose transaction succeeds (receipt status 1) but does not do what its calldata
+    promises: a failure, for nothing it should fund can be trusted to land."""
+    error = f"the transaction succeeds but the deposit is wrong: {reason}"
+    return _result(step, success=False, status=MARK_FAILED, code=CODE_OK, gas=gas, error=error)
 
 
 def failed_result(step: Step, reason: str) -> StepResult:

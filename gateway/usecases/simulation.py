@@ -1,43 +1,37 @@
-"""POST /simulate as the gateway runs it: validate the batch, re-encode chained steps for their estimate,
-refuse dead targets, run the rest on an EVM fork or litesvm, and price the gas."""
+"""POST /simulate as the gateway runs it: validate the batch, re-encode chained steps for their estimate
+(or for the amount a bridge lands), refuse dead targets, run the rest on an EVM fork or litesvm, and price
+the gas. The one-chain form may carry the bridge steps that fund it; the whole-plan form
+(gateway.usecases.simulation_plan) runs every chain of a plan in one call."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any
 
 from engine.encoders.solana import decode_solana_message
-from engine.planner import ReencodeRequest, RouteExpired, Step
-from engine.planner.pricing import COINGECKO_IDS
-from engine.registry import Registry
+from engine.planner import Step
 from engine.simulate import (
-    EvmCall,
+    Fill,
+    SimulatePlanRequest,
     SimulateRequest,
     SimulateResponse,
     SolanaMessage,
     StepResult,
+    bridge_fill,
     bridge_funded,
     check_request,
     cost_usd,
-    evm_step_result,
     failed_result,
-    format_gas_price,
     format_lamports,
+    is_bridge,
     not_run_result,
-    summarize,
+    skipped_result,
     svm_step_result,
 )
 from gateway.usecases.errors import Invalid
-from gateway.usecases.planning import Planning
-from watchers.tasks import run_all
-from watchers.upstreams.clients import ChainClients
-from watchers.upstreams.prefetch import PriceSource
-from watchers.upstreams.quote_errors import SourceUnavailable
-from watchers.upstreams.simulation import MAX_ACCOUNTS_PER_CALL, EvmExecutor, SolanaExecutor
+from gateway.usecases.simulation_legs import SOURCE_RPC, Leg, LegRunner
+from gateway.usecases.simulation_plan import fill_results, simulate_plan
+from watchers.upstreams.simulation import MAX_ACCOUNTS_PER_CALL
 
-# Where the gas price comes from (contract example: `rpc`): eth_gasPrice, or Solana's getFeeForMessage.
-SOURCE_RPC = "rpc"
 # Solana only: the runtime's own fee when the RPC cannot quote a message (its blockhash expired).
 SOURCE_LITESVM = "litesvm"
 # A Solana step invoking a program the chain's RPC does not have: the runtime would only say "not found".
@@ -45,118 +39,91 @@ NO_PROGRAM = (
     "cannot be simulated: program {program} has no executable account on solana's RPC, so there is nothing "
     "to run (a program that ships no binary, such as CCTP's on Solana, cannot run on an offline devnet)"
 )
+# What a Solana bridge promises elsewhere is not modelled (its message is not read for a recipient).
+SOLANA_FILL = "its fill is not modelled: bridges out of solana are not read for their recipient"
 
 
 @dataclass
-class Simulation:
-    registry: Registry
-    chains: ChainClients
-    planning: Planning
-    evm: EvmExecutor
-    solana: SolanaExecutor
-    prices: PriceSource | None = None
-
+class Simulation(LegRunner):
     async def simulate(self, request: SimulateRequest) -> SimulateResponse:
         """The batch's outcome. Raises SimulateInvalid or Invalid for a batch that cannot be simulated (dead
         targets included); an unconfigured chain, an upstream or fork that does not answer, or a failing
         engine propagate as their own errors (gateway.errors maps them to the envelope)."""
         check_request(self.registry, request)
-        if self.registry.chain(request.chain).family == "evm":
-            return await self._evm(request)
-        return await self._solana(request)
+        if self.registry.chain(request.chain).family != "evm":
+            if request.bridges:
+                raise Invalid(
+                    "Fills on Solana are not modelled.",
+                    [
+                        (
+                            "bridges",
+                            "a fill into a Solana token account is not simulated; send the steps alone",
+                        )
+                    ],
+                )
+            return (await self.solana_leg(request.chain, request.sender, list(request.steps))).response()
+        await self.refuse_dead_targets(request.chain, list(request.steps))
+        incoming = await self._carried(request)
+        leg = await self.evm_leg(request.chain, request.sender, list(request.steps), incoming)
+        response = leg.response()
+        if incoming:
+            response.fills = fill_results({request.chain: leg}, list(incoming.values()))
+        return response
 
-    async def _evm(self, request: SimulateRequest) -> SimulateResponse:
-        chain = self.registry.chain(request.chain)
-        steps = request.steps
-        await self._refuse_dead_targets(request)
-        pending = bridge_funded(steps)
-        prepared: dict[int, EvmCall | str] = {}
-        for index, step in enumerate(steps):
-            if index not in pending:
-                prepared[index] = await self._evm_call(step)
-        runnable = {i: call for i, call in prepared.items() if isinstance(call, EvmCall)}
-        gas_price = 0
-        native_usd: Decimal | None = None
+    async def simulate_plan(self, request: SimulatePlanRequest) -> SimulateResponse:
+        """Every chain of a plan in one call (see gateway.usecases.simulation_plan); raises as simulate."""
+        return await simulate_plan(self, request)
 
-        async def read_gas_price() -> None:
-            nonlocal gas_price
-            gas_price = await self.chains.evm(chain.slug).gas_price()
+    async def _carried(self, request: SimulateRequest) -> dict[str, Fill]:
+        """The fills of the bridge steps the request carries, by the bridge's key. They are not run here:
+        each is read from the calldata it will sign (re-encoded for its estimate when chained)."""
+        incoming: dict[str, Fill] = {}
+        for index, bridge in enumerate(request.bridges or ()):
+            where = f"bridges[{index}]"
+            call = await self.evm_call(bridge)
+            if isinstance(call, str):
+                raise Invalid("A carried bridge step cannot be read.", [(where, f"the bridge step {call}")])
+            fill = bridge_fill(self.registry, bridge, bridge.wallet or request.sender, call)
+            if isinstance(fill, str):
+                raise Invalid(
+                    "A carried bridge step cannot be modelled.", [(where, f"the bridge step: {fill}")]
+                )
+            if fill.to_chain != request.chain:
+                raise Invalid(
+                    "A carried bridge lands on another chain.",
+                    [(where, f"lands on {fill.to_chain}, not on {request.chain}")],
+                )
+            incoming[bridge.key or f"bridges[{index}]"] = fill
+        return incoming
 
-        async def read_price() -> None:
-            nonlocal native_usd
-            native_usd = await self._usd(self.registry.native(chain.slug).symbol)
-
-        outcomes: list[Any] = []
-
-        async def execute() -> None:
-            outcomes.extend(
-                await self.evm.run(chain.slug, chain.chain_id or 0, request.sender, list(runnable.values()))
-            )
-
-        await run_all(read_gas_price, read_price, execute)
-        by_index = dict(zip(runnable, outcomes, strict=True))
-        results: list[StepResult] = []
-        for index, step in enumerate(steps):
-            if index in pending:
-                results.append(not_run_result(step, pending[index]))
-            elif index in by_index:
-                results.append(evm_step_result(step, by_index[index]))
-            else:
-                results.append(failed_result(step, str(prepared[index])))
-        gas_used = sum(outcome.gas_used for outcome in outcomes)
-        native = self.registry.native(chain.slug)
-        fee = self.registry.from_raw(native, gas_used * gas_price)
-        return summarize(
-            steps,
-            results,
-            gas_used=gas_used,
-            gas_price=format_gas_price(gas_price),
-            gas_price_source=SOURCE_RPC,
-            total_cost_usd=cost_usd(fee, native_usd),
-        )
-
-    async def _refuse_dead_targets(self, request: SimulateRequest) -> None:
+    async def refuse_dead_targets(self, chain: str, steps: list[Step], prefix: str = "") -> None:
         # Contract: a calldata-bearing step whose target has no code is a 400 before anything runs; plain
         # value transfers (no calldata) to externally owned accounts are exempt.
-        bearing = [(i, s.to or "") for i, s in enumerate(request.steps) if s.data not in (None, "", "0x")]
+        bearing = [(i, s.to or "") for i, s in enumerate(steps) if s.data not in (None, "", "0x")]
         if not bearing:
             return
-        dead = await self.evm.codeless(request.chain, [to for _, to in bearing])
+        dead = await self.evm.codeless(chain, [to for _, to in bearing])
         issues = [
-            (f"steps[{i}].to", f"{to} has no contract code on {request.chain} (dead or self-destructed)")
+            (f"{prefix}steps[{i}].to", f"{to} has no contract code on {chain} (dead or self-destructed)")
             for i, to in bearing
             if to.lower() in dead
         ]
         if issues:
             raise Invalid("A step calls an address with no contract code.", issues)
 
-    async def _evm_call(self, step: Step) -> EvmCall | str:
-        """The call a step makes; a chained step is re-encoded for chained.estimate_amount first. A string
-        says why the step cannot run."""
-        to, data, value = step.to or "", step.data or "0x", step.value or "0"
-        if step.chained is not None:
-            estimate = step.chained.estimate_amount
-            if estimate <= 0:
-                return "cannot be simulated: its chained estimate_amount is not positive"
-            try:
-                fresh = await self.planning.reencode(ReencodeRequest(step=step, actual_amount=estimate))
-            except RouteExpired as exc:
-                return f"cannot be re-encoded for its estimate: {exc} Re-plan the step with POST /plan."
-            if not fresh.ok:
-                return f"cannot be re-encoded for its estimate: {fresh.unsupported_reason}"
-            data, value = fresh.data or "0x", fresh.value or "0"
-        return EvmCall(to=to, data=bytes.fromhex(data[2:]), value=int(value))
-
-    async def _solana(self, request: SimulateRequest) -> SimulateResponse:
-        steps = request.steps
-        pending = bridge_funded(steps)
+    async def solana_leg(
+        self, chain: str, sender: str, steps: list[Step], blocked: dict[int, str] | None = None
+    ) -> Leg:
+        """Run `steps` on litesvm loaded with the cluster's accounts; `blocked` steps are not run."""
+        blocked = blocked or {}
+        pending = {i: r for i, r in bridge_funded(steps).items() if i not in blocked}
         messages: dict[int, SolanaMessage] = {}
         refused: dict[int, str] = {}
         invoked: dict[int, list[str]] = {}
         for index, step in enumerate(steps):
-            if index in pending:
+            if index in pending or index in blocked:
                 continue
-            wallet = step.wallet or request.sender
+            wallet = step.wallet or sender
             message = decode_solana_message(step.solana_tx or "", step.solana_format or "")
             signers = [str(k) for k in message.account_keys[: message.header.num_required_signatures]]
             if wallet not in signers:
@@ -170,26 +137,32 @@ class Simulation:
         batch = list(messages.values())
         outcomes = await self.solana.run(batch) if batch else []
         quoted = await self.solana.fees(batch) if batch else []
-        native_usd = await self._usd(self.registry.native(request.chain).symbol)
+        native_usd = await self.usd(self.registry.native(chain).symbol)
         by_index = dict(zip(messages, outcomes, strict=True))
         results: list[StepResult] = []
+        bridges: dict[int, Fill | str] = {}
         for index, step in enumerate(steps):
-            if index in pending:
+            if index in blocked:
+                results.append(skipped_result(step, blocked[index]))
+            elif index in pending:
                 results.append(not_run_result(step, pending[index]))
             elif index in refused:
                 results.append(failed_result(step, refused[index]))
             else:
                 results.append(svm_step_result(step, by_index[index]))
+            if is_bridge(step):
+                bridges[index] = SOLANA_FILL if results[-1].success else f"it failed: {results[-1].error}"
         fees = [q if q is not None else o.fee for q, o in zip(quoted, outcomes, strict=True)]
-        source = SOURCE_RPC if all(q is not None for q in quoted) else SOURCE_LITESVM
-        native = self.registry.native(request.chain)
-        return summarize(
-            steps,
-            results,
+        native = self.registry.native(chain)
+        return Leg(
+            chain=chain,
+            steps=steps,
+            results=results,
             gas_used=sum(o.compute_units for o in outcomes),
             gas_price=format_lamports(sum(fees)),
-            gas_price_source=source,
-            total_cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
+            gas_price_source=SOURCE_RPC if all(q is not None for q in quoted) else SOURCE_LITESVM,
+            cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
+            bridges=bridges,
         )
 
     async def _missing_programs(self, invoked: dict[int, list[str]]) -> list[tuple[int, str]]:
@@ -209,14 +182,3 @@ class Simulation:
             if absent is not None:
                 missing.append((index, absent))
         return missing
-
-    async def _usd(self, symbol: str) -> Decimal | None:
-        """The USD price of `symbol`, or None when no price source is configured or it cannot say."""
-        coin = COINGECKO_IDS.get(symbol)
-        if self.prices is None or coin is None:
-            return None
-        try:
-            found = await self.prices.prices([coin])
-        except SourceUnavailable:
-            return None  # the cost degrades to "unavailable"; the simulation stands
-        return found.get(coin)

@@ -4,6 +4,7 @@ them; /simulate forks from anvil's own RPC."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -11,6 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from solders.hash import Hash
+from solders.instruction import AccountMeta, Instruction
+from solders.keypair import Keypair
+from solders.message import Message
+from solders.pubkey import Pubkey
 
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
@@ -77,3 +83,28 @@ async def sim(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[Si
         finally:
             for slug, net in chains.items():
                 await AnvilRpc(JsonRpcClient(net.url, http=http)).revert(snapshots[slug])
+
+
+def unrunnable_burn(sender: Pubkey, blockhash: Hash, **extra: object) -> tuple[Pubkey, dict]:
+    """A Solana bridge step whose message invokes a program with no account (as CCTP's programs are on the
+    devnet: they ship no binary), signed by `sender`; the absent program and the step."""
+    absent = Keypair().pubkey()
+    message = Message.new_with_blockhash(
+        [Instruction(absent, b"\x01", [AccountMeta(sender, is_signer=True, is_writable=True)])],
+        sender,
+        blockhash,
+    )
+    step = {
+        "order": 1,
+        "type": "bridge",
+        "chain": "solana",
+        "protocol": "cctp",
+        "action_type": "Bridge",
+        "asset": "USDC",
+        "amount": 1,
+        "description": "burn USDC on solana",
+        "solana_tx": base64.b64encode(bytes(message)).decode(),
+        "solana_format": "legacy_message_base64",
+        **extra,
+    }
+    return absent, step

@@ -4,19 +4,17 @@ LiteSVM-backed JSON-RPC, with no other upstream."""
 
 from __future__ import annotations
 
-import base64
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import pytest
-from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
-from solders.message import Message
 from solders.pubkey import Pubkey
 
 from devnet.solana import SolanaFaucet, SolanaRpc, solana_rpc, solana_world
 from engine.registry import load_registry
 from gateway.config import Settings
+from tests.simulate.conftest import unrunnable_burn
 from tests.support.server import Running, running_service
 
 REG = load_registry()
@@ -84,25 +82,7 @@ async def test_the_faucet_funds_a_wallet_once_and_unknown_methods_answer_json_rp
 
 
 async def test_a_step_calling_a_program_the_devnet_lacks_fails_saying_why(sol: DevnetSolana) -> None:
-    absent = Keypair().pubkey()  # a program id with no account: as CCTP's programs are on the devnet
-    blockhash = sol.rpc.svm.latest_blockhash()
-    message = Message.new_with_blockhash(
-        [Instruction(absent, b"\x01", [AccountMeta(sol.sender, is_signer=True, is_writable=True)])],
-        sol.sender,
-        blockhash,
-    )
-    step = {
-        "order": 1,
-        "type": "bridge",
-        "chain": "solana",
-        "protocol": "cctp",
-        "action_type": "Bridge",
-        "asset": "USDC",
-        "amount": 1,
-        "description": "burn USDC on solana",
-        "solana_tx": base64.b64encode(bytes(message)).decode(),
-        "solana_format": "legacy_message_base64",
-    }
+    absent, step = unrunnable_burn(sol.sender, sol.rpc.svm.latest_blockhash())
     status, result = await sol.post(
         "/simulate", {"chain": "solana", "sender": str(sol.sender), "steps": [step]}
     )

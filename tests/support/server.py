@@ -33,6 +33,12 @@ class Running:
         headers = {"Authorization": f"Bearer {key or self.dev_key}"} if (key or self.dev_key) else {}
         return httpx.AsyncClient(base_url=self.api, headers=headers, timeout=30, **kwargs)
 
+    async def post_json(self, path: str, body: dict) -> tuple[int, dict]:
+        """POST `body` with the dev key; the status and the decoded answer."""
+        async with self.client() as client:
+            response = await client.post(path, json=body)
+        return response.status_code, response.json()
+
 
 @asynccontextmanager
 async def running_service(

@@ -6,12 +6,13 @@ pyrevm and litesvm are blocking: each batch runs in one worker thread (trio.to_t
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import pyrevm
 import trio
@@ -24,14 +25,16 @@ from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
-from engine.simulate import EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
+from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
+from watchers.upstreams.fork_state import BalanceUnreadable, balance_of, deposit_effect, land
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
 
 log = logging.getLogger("intentgate.simulation")
+T = TypeVar("T")
 
 # pyrevm 0.3 raises RuntimeError with revm's Debug text of the failed ExecutionResult, e.g.
 # `Revert { gas_used: 22224, output: 0x08c3... }` or `Halt { reason: OutOfGas(Basic), gas_used: 21001 }`;
@@ -99,6 +102,8 @@ class PyrevmExecutor:
     chains: ChainClients
     timeout_s: float = 30.0
     clock: Callable[[], float] = time.time
+    # Per token address: the slot and layout of its balance mapping, found by an earlier fill's probe.
+    balance_slots: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
     async def codeless(self, chain: str, addresses: Sequence[str]) -> set[str]:
         rpc = self.chains.rpc(chain)
@@ -121,13 +126,27 @@ class PyrevmExecutor:
         with trio.fail_after(self.timeout_s):
             # abandon_on_cancel: a node that hangs must not hold the request; the thread ends on its own.
             outcomes = await trio.to_thread.run_sync(
-                _run_fork, rpc.url, rpc.label, chain_id, fork, sender, list(calls), abandon_on_cancel=True
+                _run_fork,
+                rpc.url,
+                rpc.label,
+                chain_id,
+                fork,
+                sender,
+                list(calls),
+                self.balance_slots,
+                abandon_on_cancel=True,
             )
         return await _with_nested(rpc, fork, sender, calls, outcomes)
 
 
 def _run_fork(
-    url: str, label: str, chain_id: int, fork: _Fork, sender: str, calls: list[EvmCall]
+    url: str,
+    label: str,
+    chain_id: int,
+    fork: _Fork,
+    sender: str,
+    calls: list[EvmCall],
+    slots: dict[str, tuple[int, str]],
 ) -> list[EvmOutcome]:
     # Errors name `label` (scheme, host and port), never `url`: provider URLs carry API keys.
     env = pyrevm.Env(
@@ -145,17 +164,48 @@ def _run_fork(
         evm = pyrevm.EVM(env=env, fork_url=url, fork_block=str(fork.number))
     except (RuntimeError, ValueError):
         raise ForkUnavailable(f"cannot fork the chain's RPC at {label}") from None
-    outcomes = []
+    outcomes: list[EvmOutcome] = []
     for call in calls:
-        try:
-            evm.message_call(sender, call.to, call.data, value=call.value, gas=fork.gas_limit)
-        except RuntimeError as exc:
-            outcomes.append(_failed(str(exc), label))
-            continue
-        result = evm.result
-        assert result is not None  # message_call returned without raising, so it ran
-        outcomes.append(EvmOutcome(success=True, gas_used=result.gas_used))
+        failed = next((n for n in call.needs if not outcomes[n].success), None)
+        if failed is not None:
+            outcomes.append(EvmOutcome(success=False, gas_used=0, skipped_for=failed))
+        elif call.credit is not None:
+            outcomes.append(_database_read(label, land, evm, call.credit, slots))
+        else:
+            outcomes.append(_run_call(evm, label, fork, sender, call))
     return outcomes
+
+
+def _run_call(evm: pyrevm.EVM, label: str, fork: _Fork, sender: str, call: EvmCall) -> EvmOutcome:
+    watch = call.watch
+    try:
+        before = _database_read(label, balance_of, evm, watch.token, watch.holder) if watch else 0
+    except BalanceUnreadable as exc:
+        return EvmOutcome(success=False, gas_used=0, failure=f"the deposit cannot be checked: {exc}")
+    try:
+        evm.message_call(sender, call.to, call.data, value=call.value, gas=fork.gas_limit)
+    except RuntimeError as exc:
+        return _failed(str(exc), label)
+    result = evm.result
+    assert result is not None  # message_call returned without raising, so it ran
+    if watch is None:
+        return EvmOutcome(success=True, gas_used=result.gas_used)
+    try:
+        effect = _database_read(label, deposit_effect, evm, watch, before, result.logs)
+    except BalanceUnreadable as exc:
+        return EvmOutcome(success=False, gas_used=0, failure=f"the deposit cannot be checked: {exc}")
+    return EvmOutcome(success=True, gas_used=result.gas_used, deposit=effect)
+
+
+def _database_read(label: str, read: Callable[..., T], *args: Any) -> T:
+    """`read(*args)`, with pyrevm's Database error (the node failed under the fork) raised as the fork's
+    failure rather than taken for the token's answer."""
+    try:
+        return read(*args)
+    except RuntimeError as exc:
+        if str(exc).startswith("Database("):
+            raise ForkUnavailable(f"the fork could not read chain state from the RPC at {label}") from None
+        raise
 
 
 def _failed(text: str, label: str) -> EvmOutcome:
@@ -195,6 +245,9 @@ async def _with_nested(
     for index, (call, outcome) in enumerate(zip(calls, outcomes, strict=True)):
         if not outcome.success:
             continue  # a failed transaction changes no state
+        if call.credit is not None:
+            _apply_credit(overrides, call.credit, outcome)
+            continue
         tx = {"from": sender, "to": call.to, "data": "0x" + call.data.hex(), "value": hex(call.value)}
         # The same block environment as the fork's (geth's debug_traceCall blockOverrides).
         options: dict[str, Any] = {
@@ -223,6 +276,20 @@ async def _with_nested(
         if isinstance(diff, dict):
             _apply_diff(overrides, diff)
     return found
+
+
+def _apply_credit(overrides: dict[str, dict[str, Any]], credit: Credit, outcome: EvmOutcome) -> None:
+    # The fill the fork landed, as the node's state overrides, so later steps trace on the landed amount.
+    landed = outcome.credited
+    if landed is None:
+        return
+    if credit.token is None:
+        overrides.setdefault(credit.holder.lower(), {})["balance"] = hex(landed.balance)
+    elif landed.storage_key is not None:
+        entry = overrides.setdefault(credit.token.lower(), {})
+        entry.setdefault("stateDiff", {})["0x" + landed.storage_key.hex()] = (
+            "0x" + landed.balance.to_bytes(32, "big").hex()
+        )
 
 
 def _first_nested_revert(frame: dict[str, Any]) -> NestedRevert | None:
