@@ -190,7 +190,7 @@ async def deploy_aave(
     done = AaveDeployment()
 
     async def call(to: str, signature: str, args: Sequence[object] = ()) -> None:
-        await anvil.call_as(admin, to, signature, args, gas=SETUP_GAS)
+        await _setup(anvil, admin, to, signature, args)
 
     provider = market.provider
     code = creation_code(PROVIDER_ARTIFACT, ["string", "address"], [market.market_id, admin])
@@ -267,28 +267,31 @@ async def _list_reserves(anvil: AnvilRpc, admin: str, market: AaveMarket, done: 
         await anvil.transact(admin, done.configurator, data, gas=SETUP_GAS)
         configure = "configureReserveAsCollateral(address,uint256,uint256,uint256)"
         bonus = LIQUIDATION_BONUS_BPS
-        await anvil.call_as(
+        await _setup(
+            anvil,
             admin,
             done.configurator,
             configure,
             [reserve.asset, reserve.ltv_bps, reserve.threshold_bps, bonus],
         )
-        await anvil.call_as(
-            admin, done.configurator, "setReserveBorrowing(address,bool)", [reserve.asset, True]
+        await _setup(
+            anvil, admin, done.configurator, "setReserveBorrowing(address,bool)", [reserve.asset, True]
         )
-        await anvil.call_as(
-            admin, done.configurator, "setReserveFactor(address,uint256)", [reserve.asset, RESERVE_FACTOR_BPS]
+        await _setup(
+            anvil,
+            admin,
+            done.configurator,
+            "setReserveFactor(address,uint256)",
+            [reserve.asset, RESERVE_FACTOR_BPS],
         )
         tokens = await _reserve_tokens(anvil, market.pool, reserve.asset)
         done.a_tokens[symbol], done.variable_debt_tokens[symbol] = tokens
         if reserve.liquidity:
-            await anvil.call_as(
-                admin, reserve.asset, "approve(address,uint256)", [market.pool, reserve.liquidity]
+            await _setup(
+                anvil, admin, reserve.asset, "approve(address,uint256)", [market.pool, reserve.liquidity]
             )
             supply = "supply(address,uint256,address,uint16)"
-            await anvil.call_as(
-                admin, market.pool, supply, [reserve.asset, reserve.liquidity, admin, 0], gas=SETUP_GAS
-            )
+            await _setup(anvil, admin, market.pool, supply, [reserve.asset, reserve.liquidity, admin, 0])
 
 
 def created_address(creator: str, nonce: int) -> str:
@@ -317,6 +320,11 @@ async def _free_nonce(anvil: AnvilRpc, creator: str) -> int:
     ):
         nonce += 1
     return nonce
+
+
+async def _setup(anvil: AnvilRpc, admin: str, to: str, signature: str, args: Sequence[object]) -> None:
+    """A set-up call with a fixed gas limit: no estimate round trip per call, none to fall short."""
+    await anvil.call_as(admin, to, signature, args, gas=SETUP_GAS)
 
 
 async def _address_of(anvil: AnvilRpc, to: str, signature: str, args: bytes = b"") -> str:

@@ -12,9 +12,11 @@ from decimal import Decimal
 import pytest
 from eth_abi import decode
 
+from devnet.aave_v3 import created_address
 from devnet.price_feeds import FeedTarget, write_prices
 from devnet.rpc import AnvilRpc, TransactionFailed
 from engine.encoders.reverts import decode_revert
+from engine.registry import load_registry
 from tests.devnet.helpers import MAX_UINT, approve, balance_of, call_data, mint, read_address, read_uint, send
 from tests.support.anvil import Devnet
 from watchers.upstreams import EvmClient
@@ -217,3 +219,10 @@ async def test_rewards_controller_claims_all_and_claims_a_capped_amount(
     assert [a.lower() for a in rewards_list] == [aave.lower()] and list(amounts) == [10**18]
     await send(anvil, user, rewards, claim_all)
     assert await balance_of(evm, aave, user) == 10**18
+
+
+def test_the_real_providers_created_their_pools_with_nonce_1_so_the_devnet_proxy_lands_there() -> None:
+    registry = load_registry()
+    for protocol in ("aave", "spark"):
+        provider = registry.deployment("ethereum", protocol, "pool_addresses_provider")
+        assert created_address(provider, 1) == registry.deployment("ethereum", protocol, "pool")
