@@ -1,5 +1,5 @@
-"""bench/simulate: POST /simulate of a 3-step plan (approve, supply, borrow on the Aave stand-in) on a fork
-of a local anvil, p50 over 100 calls. Target: p50 <= 150 ms.
+"""bench/simulate: POST /simulate of a 3-step plan (approve, supply, borrow on the devnet's real Aave v3
+Pool) on a fork of a local anvil, p50 over 100 calls. Target: p50 <= 150 ms.
 
 Baselines in the same run, against the same anvil: the EVM executor alone (pyrevm fork plus the node's
 call tracer, no HTTP or policy), and the node's floor, the three steps as eth_call on anvil itself (no

@@ -71,7 +71,7 @@ class DevnetToken:
     kind: str  # a key of TOKEN_ARTIFACTS
     price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
     address: str
-    reserve: bool = True  # listed on the Aave stand-in (when it has a price)
+    reserve: bool = True  # a reserve of the Aave markets (when it has a price)
 
     @property
     def priced(self) -> bool:
