@@ -1,5 +1,6 @@
 """bench/devnet_start: how long one devnet chain takes to start with the registry's world (anvil, the
-stand-ins, and the real Uniswap v3 contracts and pools), median over a few starts.
+stand-ins, the real Uniswap v3 contracts and pools, and the real Aave v3 markets with their reserves),
+median over a few starts.
 
 Baseline in the same run: anvil alone (started and answering, nothing installed), the floor any devnet
 start pays. The machine's load average is printed beside the figures.
@@ -23,10 +24,10 @@ from devnet.from_registry import world_from_registry
 from engine.registry import load_registry
 
 
-async def _time_starts(chain: str, starts: int) -> tuple[list[float], list[float], int]:
+async def _time_starts(chain: str, starts: int) -> tuple[list[float], list[float], int, int]:
     registry = load_registry()
     chain_id = registry.chain(chain).chain_id or 0
-    bare, full, pools = [], [], 0
+    bare, full, pools, reserves = [], [], 0, 0
     for _ in range(starts):
         began = time.monotonic()
         async with open_anvil(chain_id):
@@ -35,7 +36,8 @@ async def _time_starts(chain: str, starts: int) -> tuple[list[float], list[float
         async with open_devnet_chain(chain_id, partial(world_from_registry, registry, chain)) as running:
             full.append(time.monotonic() - began)
             pools = len(running.world.uniswap.pools()) if running.world.uniswap else 0
-    return bare, full, pools
+            reserves = sum(len(market.reserves) for market in running.world.aave)
+    return bare, full, pools, reserves
 
 
 def main() -> None:
@@ -43,8 +45,10 @@ def main() -> None:
     parser.add_argument("--chain", default="ethereum")
     parser.add_argument("--starts", type=int, default=3)
     args = parser.parse_args()
-    bare, full, pools = trio.run(_time_starts, args.chain, args.starts)
-    print(f"chain {args.chain}, {args.starts} starts, {pools} Uniswap pools seeded")
+    bare, full, pools, reserves = trio.run(_time_starts, args.chain, args.starts)
+    print(
+        f"chain {args.chain}, {args.starts} starts, {pools} Uniswap pools seeded, {reserves} Aave reserves listed"
+    )
     print(f"baseline, anvil alone: median {statistics.median(bare):.2f} s")
     print(f"devnet chain start:    median {statistics.median(full):.2f} s")
     print(f"load average (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")

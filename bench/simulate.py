@@ -1,7 +1,7 @@
-"""bench/simulate: POST /simulate of a 3-step plan (approve, supply, borrow on Aave) on a fork of a local
-anvil, p50 over 100 calls. Target: p50 <= 150 ms. Then the whole-plan form of a bridge-then-deposit plan
-(planned by POST /plan: approve and Across deposit on ethereum, approve and Aave supply on base), the fill
-modelled on base, through HTTP at the shipped defaults.
+"""bench/simulate: POST /simulate of a 3-step plan (approve, supply, borrow on the devnet's real Aave v3
+Pool) on a fork of a local anvil, p50 over 100 calls. Target: p50 <= 150 ms. Then the whole-plan form of a
+bridge-then-deposit plan (planned by POST /plan: approve and Across deposit on ethereum, approve and Aave
+supply on base), the fill modelled on base, through HTTP at the shipped defaults.
 
 Baselines in the same run, against the same anvils: the EVM executor alone (pyrevm fork plus the node's
 call tracer, no HTTP or policy; for the bridge plan both legs with the fill as the executor lands it), and

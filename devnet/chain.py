@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from decimal import Decimal
 
 import httpx
 
+from devnet.aave_v3 import deploy_markets
 from devnet.anvil import AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
@@ -52,6 +54,14 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     )
     if world.uniswap is not None:
         await deploy_uniswap(anvil, admin, world.uniswap)
+    if world.aave:
+        feeds = {
+            feed: world.tokens[symbol].price_usd or Decimal(0) for symbol, feed in world.price_feeds.items()
+        }
+        for market, deployed in zip(
+            world.aave, await deploy_markets(anvil, admin, feeds, world.aave), strict=True
+        ):
+            world.record(market, deployed)
     return admin, world
 
 

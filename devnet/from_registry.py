@@ -6,21 +6,22 @@ built from the registry executes against the stand-ins unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from decimal import Decimal
 
 from devnet import world as w
-from devnet.deploy import Standin
 from devnet.world import DevnetToken, DevnetVault, DevnetWorld, build_world
 from engine.registry import Registry
 
-# World role of the SparkLend pool stand-in (an AavePool at the registry's SparkLend pool address).
+# World role of the SparkLend Pool (the real Aave v3 Pool at the registry's SparkLend pool address).
 SPARK_POOL = "spark_pool"
+SPARK_PROVIDER = "spark_addresses_provider"
 # (registry protocol, registry role) -> devnet world role, for every contract a stand-in exists for.
 REGISTRY_ROLES = {
     ("multicall3", "multicall3"): w.MULTICALL3,
     ("aave", "pool"): w.AAVE_POOL,
     ("aave", "rewards_controller"): w.AAVE_REWARDS,
+    ("aave", "pool_addresses_provider"): w.AAVE_PROVIDER,
+    ("aave", "protocol_data_provider"): w.AAVE_DATA_PROVIDER,
     ("uniswap", "factory"): w.UNISWAP_FACTORY,
     ("uniswap", "swap_router02"): w.UNISWAP_ROUTER,
     ("uniswap", "quoter_v2"): w.UNISWAP_QUOTER,
@@ -29,6 +30,7 @@ REGISTRY_ROLES = {
     ("lido", "withdrawal_queue"): w.LIDO_WITHDRAWAL_QUEUE,
     ("cctp", "token_messenger"): w.CCTP_TOKEN_MESSENGER,
     ("spark", "pool"): SPARK_POOL,
+    ("spark", "pool_addresses_provider"): SPARK_PROVIDER,
 }
 # Round demo prices in USD by symbol (not market data); stablecoins are 1. Tokens without a price are
 # still installed (balances, transfers, approvals work) but get no Aave reserve and no swap rates.
@@ -95,25 +97,20 @@ def world_from_registry(registry: Registry, chain: str, admin: str) -> DevnetWor
         admin, tokens=tokens, addresses=addresses, reward_token=reward, vaults=vaults, roles=set(addresses)
     )
     if SPARK_POOL in addresses:
-        add_spark_market(world, admin, addresses[SPARK_POOL])
+        add_spark_market(world, admin, addresses[SPARK_POOL], addresses.get(SPARK_PROVIDER))
     return world
 
 
-def add_spark_market(world: DevnetWorld, admin: str, pool: str) -> None:
-    """Install a SparkLend market on `world`: the AavePool stand-in at `pool` (SparkLend is an Aave v3 fork
-    with the same Pool ABI, registry protocols.json), with its own reserves, aTokens and debt tokens over the
-    world's priced tokens, and its own liquidity. Its roles are the Aave ones prefixed "spark:" (the pool's
-    is SPARK_POOL); every address but the pool's is derived from its role."""
+def add_spark_market(world: DevnetWorld, admin: str, pool: str, provider: str | None = None) -> None:
+    """Install a SparkLend market on `world`: the same real Aave v3 bytecode (SparkLend is an Aave v3 fork
+    with the same Pool ABI, registry protocols.json) with its Pool at `pool` and its provider at
+    `provider`, with its own reserves, tokens and liquidity over the world's priced tokens, reading the
+    chain's price feeds. Its roles are the Aave ones prefixed "spark:" (the pool's is also SPARK_POOL);
+    every address but the pool's and the provider's is derived from its role."""
+    given = {w.AAVE_POOL: pool} | ({w.AAVE_PROVIDER: provider} if provider else {})
 
-    def place(
-        role: str, artifact: str, init: Sequence[tuple[str, Sequence[object]]] = (), native: int = 0
-    ) -> str:
-        spark_role = SPARK_POOL if role == w.AAVE_POOL else f"spark:{role}"
-        address = pool if role == w.AAVE_POOL else w.devnet_address(spark_role)
-        world.addresses[spark_role] = address
-        world.standins[address] = Standin(artifact, init, native)
-        return address
+    def address_of(role: str) -> str:
+        return given.get(role) or w.devnet_address(f"spark:{role}")
 
-    # The world's own Aave market builder, filing what it places under the Spark roles; no rewards
-    # controller (the registry lists none for SparkLend).
-    w.add_aave_market(world, place, admin, list(world.tokens.values()), None)
+    w.add_aave_market(world, admin, list(world.tokens.values()), address_of, prefix="spark:")
+    world.addresses[SPARK_POOL] = pool

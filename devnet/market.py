@@ -10,6 +10,9 @@ What it serves (one hypercorn trio server on a loopback port, reached by the sam
 - GET /chart/{pool}: {"status": "success", "data": [{"timestamp", "tvlUsd", "apy", "apyBase", "apyReward"}]},
   one point per walk step (not per day, so a demo shows movement), oldest first; a non-UUID id is 400
   "invalid configID!", an unknown UUID an empty list (as DefiLlama's yield-server answers).
+- POST /devnet/price?id=ethereum&usd=2200: the devnet's control, not an upstream's: moves an asset's price
+  now (the walk goes on from it) and answers {"ethereum": {"usd": 2200}}; an unknown id or a price that is
+  not a positive decimal is 400 {"error"}.
 - WebSocket /stream?streams=ethusdt@miniTicker/...: Binance's combined mini ticker stream, one
   {"stream", "data": {"e": "24hrMiniTicker", "E", "s", "c", "o", "h", "l", "v", "q"}} per symbol per second.
 
@@ -75,6 +78,10 @@ DEFAULT_STEP_SECONDS = 60.0
 SIGNIFICANT_DIGITS = 8
 HISTORY_POINTS = 500
 DAY_SECONDS = 86_400
+# The devnet's own control route (no upstream has it): POST /devnet/price?id=<coingecko id>&usd=<price> moves
+# a price now, and with it the chains' Aave oracles (devnet.price_feeds).
+MOVE_PATH = "/devnet/price"
+MAX_PRICE_CHARS = 40
 # Pool ids are UUIDs (DefiLlama pool ids are); uuid5 of a label keeps them stable across runs.
 POOL_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://intentgate.invalid/devnet/pools")
 
@@ -158,6 +165,8 @@ class MarketWalk:
             0, dict(DEVNET_PRICES), {i: (s.apy_base, s.apy_borrow) for i, s in self.pools.items()}
         )
         self._history: deque[MarketStep] = deque([first], maxlen=max(HISTORY_POINTS, self._day_steps() + 1))
+        self._moved = trio.Event()
+        self._moves = 0
 
     def current(self) -> MarketStep:
         """The step the clock is at now (taking the steps due since the last call)."""
@@ -169,6 +178,37 @@ class MarketWalk:
     def price(self, coingecko_id: str) -> Decimal | None:
         """USD price now, or None for an asset the devnet does not know."""
         return _price_of(self.current().prices, coingecko_id)
+
+    def move(self, coingecko_id: str, price: Decimal) -> MarketStep:
+        """Set an asset's USD price now (a demo's market move); the walk goes on from it, and the assets
+        that follow it (weth, staked-ether, wrapped-bitcoin) move with it.
+
+        Raises ValueError for an asset the walk does not price itself or a price that is not positive."""
+        if coingecko_id not in DEVNET_PRICES:
+            raise ValueError(f"{coingecko_id!r} is not an asset the devnet market prices itself")
+        if not price.is_finite() or price <= 0:
+            raise ValueError("the price must be a positive number")
+        now = self.current()
+        moved = MarketStep(now.index, now.prices | {coingecko_id: _round(price)}, now.apy)
+        self._history[-1] = moved
+        self._moves += 1
+        self._moved.set()
+        self._moved = trio.Event()
+        return moved
+
+    def version(self) -> tuple[int, int]:
+        """What the prices are at: (step index, moves so far); it changes whenever a price may have."""
+        return self.current().index, self._moves
+
+    async def wait_change(self, seen: tuple[int, int] | None = None) -> None:
+        """Return when the walk takes its next step or a price is moved, whichever comes first; at once
+        when the walk is already past `seen` (a version() read before the caller's last look)."""
+        moved = self._moved
+        if seen is not None and self.version() != seen:
+            return
+        next_step = self.started_at + (self.current().index + 1) * self.step_seconds
+        with trio.move_on_at(next_step):
+            await moved.wait()
 
     def change_24h(self, coingecko_id: str) -> Decimal | None:
         """Percent change against the step 24 hours ago (or the first step, if the walk is younger)."""
@@ -338,6 +378,8 @@ class MarketApp:
     def _http(self, scope: Scope) -> tuple[int, bytes]:
         path: str = scope["path"]
         query = parse_qs(scope.get("query_string", b"").decode())
+        if path == MOVE_PATH:
+            return self._move(scope["method"], query)
         if scope["method"] != "GET":
             return 405, _dumps({"error": "method not allowed"})
         if path == "/simple/price":
@@ -360,6 +402,22 @@ class MarketApp:
                 return 400, _dumps("invalid configID!")
             return 200, _dumps({"status": "success", "data": self.walk.chart(pool_id)})
         return 404, _dumps({"error": "not found"})
+
+    def _move(self, method: str, query: dict[str, list[str]]) -> tuple[int, bytes]:
+        if method != "POST":
+            return 405, _dumps({"error": "method not allowed"})
+        coingecko_id, usd = query.get("id", [""])[0], query.get("usd", [""])[0]
+        if len(usd) > MAX_PRICE_CHARS:
+            return 400, _dumps({"error": "usd is too long"})
+        try:
+            price = Decimal(usd)
+        except ArithmeticError:
+            return 400, _dumps({"error": "usd must be a decimal number"})
+        try:
+            step = self.walk.move(coingecko_id, price)
+        except ValueError as error:
+            return 400, _dumps({"error": str(error)})
+        return 200, _dumps({coingecko_id: {"usd": step.prices[coingecko_id]}})
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (await receive())["type"] != "websocket.connect":

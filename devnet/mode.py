@@ -30,7 +30,8 @@ from devnet.faucet import Faucet
 from devnet.from_registry import world_from_registry
 from devnet.funding import FundingChainClients, FundingEvmExecutor
 from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
-from devnet.rpc import TransactionFailed
+from devnet.price_feeds import FeedFollower, FeedTarget
+from devnet.rpc import AnvilRpc, TransactionFailed
 from devnet.solana import SOLANA, SolanaFaucet, solana_rpc, solana_world
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
@@ -62,6 +63,8 @@ class Devnet:
     across_api_url: str
     skipped: Mapping[str, str]
     solana_url: str | None = None
+    walk: MarketWalk | None = None  # the market feed's prices (move one to move the chains' oracles)
+    feeds: FeedFollower | None = None  # what writes the walk's prices into the chains' oracle feeds
 
     def overrides(self) -> dict[str, Any]:
         """The settings that point the service's production clients at this devnet."""
@@ -136,7 +139,15 @@ async def open_devnet(
             )
             nursery.cancel_scope.cancel()
         else:
-            market: MarketUrls = await nursery.start(serve_market, MarketWalk())
+            walk = MarketWalk()
+            market: MarketUrls = await nursery.start(serve_market, walk)
+            # One world: the chains' Aave oracles read feeds that follow the market walk.
+            targets = [
+                FeedTarget(AnvilRpc(JsonRpcClient(c.url, http=http)), c.world.price_feeds)
+                for c in running.values()
+            ]
+            follower = FeedFollower(walk, targets)
+            nursery.start_soon(follower.run)
             hub = running.get(HUB_CHAIN) or next(iter(running.values()))
             fees = SuggestedFees(
                 registry, partial(_latest_block, JsonRpcClient(hub.url, http=http, settings=rpc_settings))
@@ -152,7 +163,7 @@ async def open_devnet(
                         solana_rpc(svm, SolanaFaucet.from_registry(registry))
                     )
                     solana_url = served.url
-                yield Devnet(ordered, faucets, market, across, skipped, solana_url)
+                yield Devnet(ordered, faucets, market, across, skipped, solana_url, walk, follower)
             nursery.cancel_scope.cancel()
     if failure is not None:
         raise failure

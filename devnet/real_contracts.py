@@ -49,14 +49,21 @@ async def deploy_at(anvil: AnvilRpc, sender: str, target: str, initcode: bytes) 
     deployed = receipt.get("contractAddress")
     if int(receipt["status"], 16) != 1 or not deployed:
         raise TransactionFailed(f"deploying the contract for {target} reverted")
-    # geth's prestateTracer in diff mode (anvil answers it) lists every slot the constructor left set.
+    await move_created(anvil, tx_hash, str(deployed), target)
+
+
+async def move_created(anvil: AnvilRpc, tx_hash: str, created: str, target: str) -> None:
+    """Put the runtime code of `created` and every storage slot transaction `tx_hash` left set there at
+    `target` (the contract may have been created by the transaction's own callee, as a proxy factory does)."""
+    rpc = anvil.rpc
+    # geth's prestateTracer in diff mode (anvil answers it) lists every slot the transaction left set.
     diff = await rpc.call(
         "debug_traceTransaction", [tx_hash, {"tracer": "prestateTracer", "tracerConfig": {"diffMode": True}}]
     )
     written = {address.lower(): state for address, state in diff.get("post", {}).items()}
-    storage = dict(written.get(str(deployed).lower(), {}).get("storage", {}))
-    code = bytes.fromhex(str(await rpc.call("eth_getCode", [deployed, "latest"]))[2:])
-    code = code.replace(bytes.fromhex(str(deployed)[2:]), bytes.fromhex(target[2:]))
+    storage = dict(written.get(created.lower(), {}).get("storage", {}))
+    code = bytes.fromhex(str(await rpc.call("eth_getCode", [created, "latest"]))[2:])
+    code = code.replace(bytes.fromhex(created[2:]), bytes.fromhex(target[2:]))
     await anvil.set_code(target, code)
     for slot, value in storage.items():
         await anvil.set_storage_at(target, int(slot, 16), bytes.fromhex(str(value)[2:].rjust(64, "0")))

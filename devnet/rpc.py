@@ -15,13 +15,16 @@ import trio
 from eth_abi import encode
 from eth_utils import function_signature_to_4byte_selector
 
-from watchers.upstreams.evm import decode_revert, revert_data, to_quantity
+from watchers.upstreams.evm import decode_revert, from_quantity, revert_data, to_quantity
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 
 # Seconds to wait for a devnet receipt, and between looks (anvil mines instantly; this only bridges the
 # moment between its answer to eth_sendTransaction and the receipt being queryable).
 RECEIPT_TIMEOUT = 10.0
 RECEIPT_POLL = 0.005
+
+# anvil's default block gas limit: no headroom may push a transaction past it.
+MAX_TX_GAS = 30_000_000
 
 
 class TransactionFailed(RuntimeError):
@@ -99,9 +102,14 @@ class AnvilRpc:
         reason when it reverts.
         """
         tx = {"from": sender, "to": to, "data": "0x" + data.hex(), "value": to_quantity(value)}
-        if gas is not None:
-            tx["gas"] = to_quantity(gas)
         try:
+            if gas is None:
+                # A wallet's headroom over the estimate: the estimate runs in a block where a real
+                # contract's per-block work (Aave's interest index update, a Uniswap oracle write) is
+                # already done, which the mined block may still have to do.
+                estimate = from_quantity(await self.rpc.call("eth_estimateGas", [tx]))
+                gas = min(estimate + estimate // 2, MAX_TX_GAS)
+            tx["gas"] = to_quantity(gas)
             tx_hash = await self.rpc.call("eth_sendTransaction", [tx])
         except RpcError as error:
             raise TransactionFailed(_reason(error, to), revert_data(error)) from error

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from eth_utils import keccak, to_checksum_address
 
+from devnet.aave_v3 import AaveDeployment, AaveMarket, AaveReserve
 from devnet.deploy import SetupCall, Standin
 from devnet.uniswap_v3 import PoolToken, UniswapSetup
 
@@ -20,6 +21,10 @@ from devnet.uniswap_v3 import PoolToken, UniswapSetup
 MULTICALL3 = "multicall3"
 AAVE_POOL = "aave_pool"
 AAVE_REWARDS = "aave_rewards"
+AAVE_PROVIDER = "aave_addresses_provider"
+AAVE_DATA_PROVIDER = "aave_data_provider"
+# Role prefix of an asset's price feed (the aggregator the chain's Aave oracles read): "price_feed:<SYM>".
+PRICE_FEED = "price_feed"
 UNISWAP_FACTORY = "uniswap_factory"
 UNISWAP_ROUTER = "uniswap_swap_router02"
 UNISWAP_QUOTER = "uniswap_quoter_v2"
@@ -66,7 +71,7 @@ class DevnetToken:
     kind: str  # a key of TOKEN_ARTIFACTS
     price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
     address: str
-    reserve: bool = True  # listed on the Aave stand-in (when it has a price)
+    reserve: bool = True  # a reserve of the Aave markets (when it has a price)
 
     @property
     def priced(self) -> bool:
@@ -111,14 +116,26 @@ class DevnetWorld:
     admin_native_wei: int = ADMIN_NATIVE_RESERVE
     # The real Uniswap v3 contracts to deploy and pools to seed once the stand-ins are set up.
     uniswap: UniswapSetup | None = None
+    # The real Aave v3 markets to deploy (devnet.aave_v3), and the price feed of each asset they list.
+    aave: list[AaveMarket] = field(default_factory=list)
+    price_feeds: dict[str, str] = field(default_factory=dict)
 
     def a_token(self, symbol: str) -> str:
-        """The aToken stand-in of a reserve."""
+        """The aToken of a reserve of the Aave market (known once the market is deployed)."""
         return self.addresses[f"aave_atoken:{symbol}"]
 
     def debt_token(self, symbol: str) -> str:
-        """The variable debt token stand-in of a reserve."""
+        """The variable debt token of a reserve of the Aave market (known once the market is deployed)."""
         return self.addresses[f"aave_variable_debt:{symbol}"]
+
+    def record(self, market: AaveMarket, deployed: AaveDeployment) -> None:
+        """File the addresses the market's deployment created under the market's roles."""
+        prefix = market.prefix
+        self.addresses[f"{prefix}aave_configurator"] = deployed.configurator
+        self.addresses[f"{prefix}aave_oracle"] = deployed.oracle
+        for symbol, a_token in deployed.a_tokens.items():
+            self.addresses[f"{prefix}aave_atoken:{symbol}"] = a_token
+            self.addresses[f"{prefix}aave_variable_debt:{symbol}"] = deployed.variable_debt_tokens[symbol]
 
 
 def devnet_address(label: str) -> str:
@@ -196,7 +213,9 @@ def build_world(
     if wanted(MULTICALL3):
         place(MULTICALL3, "Multicall3")
     if wanted(AAVE_POOL):
-        add_aave_market(world, place, admin, token_list, reward_token if wanted(AAVE_REWARDS) else None)
+        add_aave_market(world, admin, token_list, address_of)
+        if wanted(AAVE_REWARDS) and reward_token is not None:
+            _rewards(world, place, admin, reward_token)
     if wanted(UNISWAP_ROUTER):
         _uniswap(
             world,
@@ -262,44 +281,49 @@ def _liquidity(token: DevnetToken) -> int:
 
 
 def add_aave_market(
-    world: DevnetWorld, place: Place, admin: str, tokens: Sequence[DevnetToken], reward_token: str | None
-) -> None:
-    pool = place(AAVE_POOL, "AavePool", [("initialize(address)", (admin,))])
+    world: DevnetWorld,
+    admin: str,
+    tokens: Sequence[DevnetToken],
+    address_of: Callable[[str], str],
+    prefix: str = "",
+) -> AaveMarket:
+    """Record a real Aave v3 market (devnet.aave_v3) over the priced reserve tokens, its contracts at
+    `address_of(role)` for the pool, provider and data provider roles (filed under `prefix` + role), one
+    price feed per asset shared by every market of the chain, and fund the admin with each reserve's
+    liquidity, which it supplies once the market is listed."""
+    roles = (AAVE_POOL, AAVE_PROVIDER, AAVE_DATA_PROVIDER)
+    pool, provider, data_provider = (address_of(role) for role in roles)
+    for role, address in zip(roles, (pool, provider, data_provider), strict=True):
+        world.addresses[prefix + role] = address
+    reserves = []
     for token in tokens:
-        if not token.reserve or not token.priced:
+        if not token.reserve or token.price_usd is None:
             continue
-        init = "initialize(string,string,uint8,address)"
-        a_token = place(
-            f"aave_atoken:{token.symbol}",
-            "AaveAToken",
-            [(init, (f"Aave {token.symbol}", f"a{token.symbol}", token.decimals, pool))],
-        )
-        debt = place(
-            f"aave_variable_debt:{token.symbol}",
-            "StandinERC20",
-            [
-                (
-                    init,
-                    (
-                        f"Aave Variable Debt {token.symbol}",
-                        f"variableDebt{token.symbol}",
-                        token.decimals,
-                        pool,
-                    ),
-                )
-            ],
-        )
+        feed = world.price_feeds.setdefault(token.symbol, devnet_address(f"price feed {token.symbol}"))
+        world.addresses[f"{PRICE_FEED}:{token.symbol}"] = feed
         ltv, threshold = RISK_BPS.get(token.symbol, RISK_BPS["stable"])
-        world.setup.append(
-            SetupCall(
-                pool,
-                "setReserve(address,address,address,uint256,uint256,uint256,bool)",
-                (token.address, a_token, debt, token.price_base, ltv, threshold, True),
-            )
+        liquidity = _liquidity(token)
+        _fund(world, token, admin, liquidity)
+        stable = token.price_usd == 1
+        reserves.append(
+            AaveReserve(token.symbol, token.address, token.decimals, feed, ltv, threshold, stable, liquidity)
         )
-        _fund(world, token, a_token, _liquidity(token))
-    if reward_token is None:
-        return
+    market = AaveMarket(
+        market_id=f"intentgate devnet {prefix}aave",
+        pool=pool,
+        provider=provider,
+        data_provider=data_provider,
+        treasury=devnet_address(f"{prefix}aave treasury"),
+        reserves=reserves,
+        prefix=prefix,
+    )
+    world.aave.append(market)
+    return market
+
+
+def _rewards(world: DevnetWorld, place: Place, admin: str, reward_token: str) -> None:
+    """The RewardsController stand-in (not in @aave/core-v3: it ships in the periphery package), funded
+    with the reward token it pays claims from."""
     rewards = place(AAVE_REWARDS, "AaveRewardsController", [("initialize(address)", (admin,))])
     if reward_token in world.tokens and world.tokens[reward_token].priced:
         _fund(world, world.tokens[reward_token], rewards, _liquidity(world.tokens[reward_token]))

@@ -1,7 +1,7 @@
-"""A health agent on a real Aave position fires in the watchers' pass when its health factor crosses;
-the remedy builder then attaches the plan to the event, off the pass: the agent's typed repay, or for an
-agent without one the suggested repay. Executed on the fork, each plan lifts the health factor above the
-threshold."""
+"""A health agent on a real Aave position fires in the watchers' pass when ETH's price falls through the
+devnet market feed, which the chain's Aave oracle follows; the remedy builder then attaches the plan to the
+event, off the pass: the agent's typed repay, or for an agent without one the suggested repay. Executed on
+the fork, each plan lifts the health factor above the threshold."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ import pytest
 import simplejson
 import sqlalchemy as sa
 
+from devnet.market import MarketWalk
+from devnet.price_feeds import FeedFollower, FeedTarget
 from engine.agents.remedy import Remedy
 from gateway.remedy_builder import RemedyBuilder
 from gateway.remedy_models import EventRemedy
 from gateway.usecases.remedy import RemedyPlans
 from storage import Database
 from storage.schema import agents
+from tests.devnet.helpers import read_uint
 from tests.planning.conftest import World
 from tests.planning.test_remedy_devnet import THRESHOLD, health_factor, open_position
 from tests.watchers.support import MINUTE_MS, Wall, create, stored_events, tenant
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, MarketReader
 from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.evm import EvmClient
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 pytestmark = pytest.mark.anvil
 
@@ -36,14 +41,15 @@ def give_remedy(db: Database, agent_id: str, intents: list[dict[str, str]]) -> N
     )
 
 
-async def borrow_more(world: World, user: str, usdc: int) -> None:
-    net = world.chains["base"]
-    await world.anvil("base").call_as(
-        user,
-        net.address("aave_pool"),
-        "borrow(address,uint256,uint256,uint16,address)",
-        (net.token("USDC"), usdc, 2, 0, user),
-    )
+async def eth_falls_to(world: World, usd: Decimal) -> None:
+    """Move ETH's price on the devnet market feed and let the feed's follower write base's oracle feeds."""
+    walk = MarketWalk()
+    walk.move("ethereum", usd)
+    target = FeedTarget(world.anvil("base"), world.chains["base"].world.price_feeds)
+    await FeedFollower(walk, [target]).push()
+    oracle, weth = world.chains["base"].address("aave_oracle"), world.chains["base"].token("WETH")
+    evm = EvmClient(JsonRpcClient(world.chains["base"].url, http=world.http))
+    assert await read_uint(evm, oracle, "getAssetPrice", ["address"], [weth]) == int(usd * 10**8)
 
 
 @pytest.mark.parametrize("typed", [True, False], ids=["typed-repay", "suggested"])
@@ -66,7 +72,7 @@ async def test_a_fired_health_agents_event_carries_a_plan_that_heals_the_positio
     )
     assert await scheduler.run_once() == 1  # the baseline
     wall.now += 5 * MINUTE_MS
-    await borrow_more(world, user, 500 * 10**6)  # 2490 / 2000 = 1.245: below 1.3
+    await eth_falls_to(world, Decimal(2200))  # 1 WETH at 2200 * 0.83 / 1500 = 1.217: below 1.3
     assert await scheduler.run_once() == 1
     (fired,) = stored_events(database, agent.id)
     assert fired.type == "agent.triggered" and fired.remedy is None  # the pass never plans

@@ -160,3 +160,61 @@ async def test_websocket_ticker_feeds_the_stream_client_and_follows_the_walk(
     wbtc = cache.get("wrapped-bitcoin")
     assert wbtc is not None and wbtc.price == walk.price("bitcoin")
     assert ticker.stats.connections == 1 and ticker.stats.ignored == 0
+
+
+async def test_a_moved_price_is_served_followed_and_walked_on_from() -> None:
+    async with market() as (urls, http):
+        moved = await http.post(f"{urls.http}/devnet/price", params={"id": "ethereum", "usd": "2200.5"})
+        assert moved.status_code == 200 and moved.json() == {"ethereum": {"usd": 2200.5}}
+        client = CoinGeckoPrices(PriceSettings(base_url=urls.http), http=http)
+        found = await client.prices(["ethereum", "weth", "staked-ether", "bitcoin"])
+    assert found["ethereum"] == found["weth"] == found["staked-ether"] == Decimal("2200.5")
+    assert found["bitcoin"] == DEVNET_PRICES["bitcoin"]
+
+
+async def test_a_bad_price_move_is_400_naming_what_is_wrong() -> None:
+    async with market() as (urls, http):
+        answers = [
+            await http.post(f"{urls.http}/devnet/price", params=params)
+            for params in (
+                {"id": "ethereum", "usd": "-1"},
+                {"id": "ethereum", "usd": "lots"},
+                {"id": "ethereum", "usd": "1" * 41},
+                {"id": "weth", "usd": "2000"},  # a follower moves with its underlying
+                {"id": "not-a-coin", "usd": "1"},
+            )
+        ]
+        wrong_method = await http.get(f"{urls.http}/devnet/price", params={"id": "ethereum", "usd": "1"})
+    assert [answer.status_code for answer in answers] == [400] * 5
+    assert "positive" in answers[0].json()["error"] and "decimal" in answers[1].json()["error"]
+    assert "long" in answers[2].json()["error"] and "weth" in answers[3].json()["error"]
+    assert wrong_method.status_code == 405
+
+
+async def test_wait_change_returns_at_the_next_step_or_at_once_on_a_move(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    walk = MarketWalk(step_seconds=60)
+    start = trio.current_time()
+    await walk.wait_change()
+    assert trio.current_time() - start == 60 and walk.current().index == 1
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(walk.wait_change)
+        await trio.testing.wait_all_tasks_blocked()
+        walk.move("bitcoin", Decimal(50000))
+    assert trio.current_time() - start == 60  # woken by the move, not by the next step
+    assert walk.price("wrapped-bitcoin") == 50000
+
+
+async def test_wait_change_returns_at_once_when_the_walk_moved_since_it_was_seen(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    walk = MarketWalk(step_seconds=60)
+    start, seen = trio.current_time(), walk.version()
+    walk.move("ethereum", Decimal(2000))  # e.g. while the caller was busy writing the last prices
+    await walk.wait_change(seen)
+    assert trio.current_time() == start
+    seen = walk.version()
+    autojump_clock.jump(61)  # a step taken while the caller was busy
+    await walk.wait_change(seen)
+    assert trio.current_time() == start + 61

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anvil
 
 REGISTRY = load_registry()
 MAX_UINT = 2**256 - 1
-# AavePool stand-in: InterestRateMode.VARIABLE (aave-v3-origin DataTypes.sol).
+# InterestRateMode.VARIABLE (Aave v3 DataTypes.sol).
 VARIABLE = 2
 HOUR_MS = 60 * MINUTE_MS
 
