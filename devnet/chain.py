@@ -8,11 +8,13 @@ from dataclasses import dataclass
 
 import httpx
 
+from devnet.across_spoke import deploy_spoke_pool
 from devnet.anvil import AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
 from devnet.uniswap_v3 import deploy_uniswap
+from devnet.weth import deploy_weth9
 from devnet.world import DevnetWorld, build_world
 from watchers.upstreams.jsonrpc import JsonRpcClient
 
@@ -47,11 +49,16 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     anvil = AnvilRpc(rpc)
     admin = (await anvil.accounts())[0]
     world = build(admin)
+    # WETH9 first: the stand-ins' setup wraps native coin into it.
+    for token in world.wrapped_natives():
+        await deploy_weth9(anvil, admin, token.address, token.name, token.symbol)
     await deploy_standins(
         anvil, world.standins, world.setup, admin=admin, admin_native_wei=world.admin_native_wei
     )
     if world.uniswap is not None:
         await deploy_uniswap(anvil, admin, world.uniswap)
+    if world.across is not None:
+        await deploy_spoke_pool(anvil, admin, world.across)
     return admin, world
 
 
