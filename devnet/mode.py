@@ -32,6 +32,7 @@ from devnet.funding import FundingChainClients, FundingEvmExecutor
 from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
 from devnet.rpc import TransactionFailed
 from devnet.solana import SOLANA, SolanaFaucet, solana_rpc, solana_world
+from devnet.state_cache import StateCache, default_cache_dir
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
 from gateway.runtime import Layers
@@ -174,6 +175,8 @@ async def _run_chain(
     registry: Registry, chain: Chain, *, task_status: trio.TaskStatus[DevnetChain] = trio.TASK_STATUS_IGNORED
 ) -> None:
     world = partial(world_from_registry, registry, chain.slug)
-    async with open_devnet_chain(chain.chain_id or 0, world) as running:
+    directory = default_cache_dir()
+    cache = StateCache(directory) if directory is not None else None
+    async with open_devnet_chain(chain.chain_id or 0, world, state_cache=cache) as running:
         task_status.started(running)
         await trio.sleep_forever()
