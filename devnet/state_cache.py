@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import sys
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -57,6 +58,11 @@ def sources_digest() -> str:
     digest = hashlib.sha256()
     for path in _files(SOURCE_GLOBS):
         digest.update(str(path.relative_to(REPO_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    if getattr(sys, "frozen", False):
+        # The single binary carries the devnet's code compiled inside itself, not as files: the
+        # executable stands for it.
+        stat = Path(sys.executable).stat()
+        digest.update(f"{sys.executable}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
 
 
