@@ -13,12 +13,16 @@ outputAmount, and inputToken / outputToken as {address, symbol, decimals, chainI
 
 What is the devnet's own (not Across's): the whole fee is DEVNET_FEE_BPS of the input, charged as the
 relayer capital fee (gas and LP fees 0); the deposit limits; no exclusive relayer; the quote block and
-timestamp are the hub chain's (the devnet Ethereum's) latest block, as the real API reads mainnet's.
+timestamp are the hub chain's (the devnet Ethereum's) latest block, as the real API reads mainnet's. anvil
+mines only on a transaction, so hub_block first mines an empty block when the latest is older than a
+mainnet slot: an idle devnet's hub would otherwise quote a timestamp the real SpokePool refuses once it is
+more than its one-hour buffer old (InvalidQuoteTimestamp), which mainnet's steady blocks never do.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
 from typing import Any, cast
@@ -31,6 +35,8 @@ from hypercorn.config import Config
 
 from engine.registry import Registry, RegistryError, Token
 from gateway import jsonio
+from watchers.upstreams.evm import from_quantity
+from watchers.upstreams.jsonrpc import JsonRpcClient
 
 # The devnet relay fee: 10 basis points (0.1 %) of the input amount, a devnet choice of Across's order.
 DEVNET_FEE_BPS = 10
@@ -46,6 +52,8 @@ DEVNET_FILL_WINDOW_S = 2 * 60 * 60
 # Mainnet fills take about 2 seconds (docs.across.to/reference/api-reference, "Testnet Across API").
 DEVNET_FILL_TIME_S = 2
 ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
+# Seconds between Ethereum mainnet blocks (one slot): the most the real hub's latest block lags the clock.
+HUB_SLOT_S = 12
 # The HTTP path the production client asks (watchers.upstreams.across).
 SUGGESTED_FEES_PATH = "/api/suggested-fees"
 REQUIRED_PARAMS = ("inputToken", "outputToken", "originChainId", "destinationChainId", "amount")
@@ -79,6 +87,17 @@ class AcrossApiError(Exception):
         if self.param is not None:
             body["param"] = self.param
         return body
+
+
+async def hub_block(rpc: JsonRpcClient, clock: Callable[[], float] = time.time) -> tuple[int, int]:
+    """(number, timestamp) of the hub chain's latest block, mining an empty one first when the latest is
+    more than a slot behind `clock` (the host's clock; an anvil block's time follows it unless the chain's
+    time was moved)."""
+    block = await rpc.call("eth_getBlockByNumber", ["latest", False])
+    if from_quantity(block["timestamp"]) < clock() - HUB_SLOT_S:
+        await rpc.call("evm_mine")
+        block = await rpc.call("eth_getBlockByNumber", ["latest", False])
+    return from_quantity(block["number"]), from_quantity(block["timestamp"])
 
 
 def fee_of(amount: int) -> int:

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 
 import httpx
 
 from devnet.aave_v3 import deploy_markets
-from devnet.anvil import AnvilNode, open_anvil
+from devnet.across_spoke import deploy_spoke_pool
+from devnet.anvil import AnvilFailed, AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
+from devnet.state_cache import ANVIL_ADMIN, StateCache
 from devnet.uniswap_v3 import deploy_uniswap
+from devnet.weth import deploy_weth9
 from devnet.world import DevnetWorld, build_world
 from watchers.upstreams.jsonrpc import JsonRpcClient
 
@@ -49,6 +52,9 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     anvil = AnvilRpc(rpc)
     admin = (await anvil.accounts())[0]
     world = build(admin)
+    # WETH9 first: the stand-ins' setup wraps native coin into it.
+    for token in world.wrapped_natives():
+        await deploy_weth9(anvil, admin, token.address, token.name, token.symbol)
     await deploy_standins(
         anvil, world.standins, world.setup, admin=admin, admin_native_wei=world.admin_native_wei
     )
@@ -62,15 +68,47 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
             world.aave, await deploy_markets(anvil, admin, feeds, world.aave), strict=True
         ):
             world.record(market, deployed)
+    if world.across is not None:
+        await deploy_spoke_pool(anvil, admin, world.across)
     return admin, world
 
 
 @asynccontextmanager
-async def open_devnet_chain(chain_id: int, build: WorldBuilder = build_world) -> AsyncIterator[DevnetChain]:
+async def open_devnet_chain(
+    chain_id: int, build: WorldBuilder = build_world, *, state_cache: StateCache | None = None
+) -> AsyncIterator[DevnetChain]:
     """Start anvil for `chain_id`, install the world `build` makes, yield the chain, stop anvil on exit.
 
-    For `intentgate serve --devnet` (one per chain id). Raises AnvilNotFound, AnvilFailed, TransactionFailed.
+    With `state_cache`, a start whose world was installed before loads the saved state instead of
+    deploying (devnet.state_cache), and a start that deploys saves it. For `intentgate serve --devnet` (one
+    per chain id). Raises AnvilNotFound, AnvilFailed, TransactionFailed.
     """
-    async with open_anvil(chain_id) as node, httpx.AsyncClient(timeout=None) as http:
-        admin, world = await install_world(JsonRpcClient(node.url, http=http), build)
+    expected = build(ANVIL_ADMIN) if state_cache else None
+    # Keyed by the world as built, before deploying records what it created (a market's aTokens).
+    saved = state_cache.path(chain_id, ANVIL_ADMIN, expected) if state_cache and expected else None
+    recorded = state_cache.addresses(saved) if state_cache and saved is not None and saved.is_file() else None
+    async with AsyncExitStack() as stack:
+        node = None
+        if saved is not None and recorded is not None:
+            try:
+                node = await stack.enter_async_context(
+                    open_anvil(chain_id, extra_args=("--load-state", str(saved)))
+                )
+            except AnvilFailed:
+                saved.unlink(missing_ok=True)  # unreadable by this anvil: deploy and save it again
+        loaded = node is not None
+        if node is None:
+            node = await stack.enter_async_context(open_anvil(chain_id))
+        http = await stack.enter_async_context(httpx.AsyncClient(timeout=None))
+        rpc = JsonRpcClient(node.url, http=http)
+        if loaded and expected is not None and recorded is not None:
+            admin, world = ANVIL_ADMIN, expected
+            world.addresses.update(recorded)
+            # The saved latest block keeps the time it was saved at; an empty block brings the chain to
+            # the clock's time, as a chain deployed just now is (quotes and estimates read the latest).
+            await rpc.call("evm_mine")
+        else:
+            admin, world = await install_world(rpc, build)
+            if state_cache is not None and saved is not None and admin == ANVIL_ADMIN:
+                await state_cache.save(rpc, saved, dict(world.addresses))
         yield DevnetChain(node=node, admin=admin, world=world)

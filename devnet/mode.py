@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import trio
 
-from devnet.across_api import SuggestedFees, serve_across_api
+from devnet.across_api import SuggestedFees, hub_block, serve_across_api
 from devnet.anvil import AnvilFailed, AnvilNotFound
 from devnet.chain import DevnetChain, open_devnet_chain
 from devnet.faucet import Faucet
@@ -33,11 +33,11 @@ from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
 from devnet.price_feeds import FeedFollower, FeedTarget
 from devnet.rpc import AnvilRpc, TransactionFailed
 from devnet.solana import SOLANA, SolanaFaucet, solana_rpc, solana_world
+from devnet.state_cache import StateCache, default_cache_dir
 from engine.registry import Chain, Registry, load_registry
 from gateway.config import Settings
 from gateway.runtime import Layers
 from watchers.upstreams.clients import ChainClients
-from watchers.upstreams.evm import from_quantity
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError, RpcSettings, RpcUnavailable
 from watchers.upstreams.simulation import EvmExecutor
 
@@ -150,7 +150,7 @@ async def open_devnet(
             nursery.start_soon(follower.run)
             hub = running.get(HUB_CHAIN) or next(iter(running.values()))
             fees = SuggestedFees(
-                registry, partial(_latest_block, JsonRpcClient(hub.url, http=http, settings=rpc_settings))
+                registry, partial(hub_block, JsonRpcClient(hub.url, http=http, settings=rpc_settings))
             )
             across: str = await nursery.start(serve_across_api, fees)
             ordered = {chain.slug: running[chain.slug] for chain in wanted}
@@ -186,11 +186,8 @@ async def _run_chain(
     registry: Registry, chain: Chain, *, task_status: trio.TaskStatus[DevnetChain] = trio.TASK_STATUS_IGNORED
 ) -> None:
     world = partial(world_from_registry, registry, chain.slug)
-    async with open_devnet_chain(chain.chain_id or 0, world) as running:
+    directory = default_cache_dir()
+    cache = StateCache(directory) if directory is not None else None
+    async with open_devnet_chain(chain.chain_id or 0, world, state_cache=cache) as running:
         task_status.started(running)
         await trio.sleep_forever()
-
-
-async def _latest_block(rpc: JsonRpcClient) -> tuple[int, int]:
-    block = await rpc.call("eth_getBlockByNumber", ["latest", False])
-    return from_quantity(block["number"]), from_quantity(block["timestamp"])

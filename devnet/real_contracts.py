@@ -41,15 +41,24 @@ def creation_code(relative: str, types: Sequence[str] = (), args: Sequence[Any] 
     return code + (encode(list(types), list(args)) if types else b"")
 
 
-async def deploy_at(anvil: AnvilRpc, sender: str, target: str, initcode: bytes) -> None:
-    """Run `initcode` from `sender`, then put the resulting runtime code and constructor storage at `target`."""
-    rpc = anvil.rpc
-    tx_hash = await rpc.call("eth_sendTransaction", [{"from": sender, "data": "0x" + initcode.hex()}])
+async def deploy(anvil: AnvilRpc, sender: str, initcode: bytes, what: str) -> tuple[str, str]:
+    """Run `initcode` from `sender` as a contract creation; (transaction hash, the new contract's address).
+
+    Raises TransactionFailed naming `what` when the constructor reverts."""
+    tx_hash = str(
+        await anvil.rpc.call("eth_sendTransaction", [{"from": sender, "data": "0x" + initcode.hex()}])
+    )
     receipt = await anvil.receipt(tx_hash)
     deployed = receipt.get("contractAddress")
     if int(receipt["status"], 16) != 1 or not deployed:
-        raise TransactionFailed(f"deploying the contract for {target} reverted")
-    await move_created(anvil, tx_hash, str(deployed), target)
+        raise TransactionFailed(f"deploying {what} reverted")
+    return tx_hash, str(deployed)
+
+
+async def deploy_at(anvil: AnvilRpc, sender: str, target: str, initcode: bytes) -> None:
+    """Run `initcode` from `sender`, then put the resulting runtime code and constructor storage at `target`."""
+    tx_hash, deployed = await deploy(anvil, sender, initcode, f"the contract for {target}")
+    await move_created(anvil, tx_hash, deployed, target)
 
 
 async def move_created(anvil: AnvilRpc, tx_hash: str, created: str, target: str) -> None:

@@ -14,6 +14,7 @@ from decimal import Decimal
 from eth_utils import keccak, to_checksum_address
 
 from devnet.aave_v3 import AaveDeployment, AaveMarket, AaveReserve
+from devnet.across_spoke import SpokeSetup
 from devnet.deploy import SetupCall, Standin
 from devnet.uniswap_v3 import PoolToken, UniswapSetup
 
@@ -49,11 +50,12 @@ ADMIN_NATIVE_RESERVE = 1000 * 10**18
 WITHDRAWAL_QUEUE_ETH = 10_000 * 10**18
 # place(role, artifact, init, native_wei) -> address: records a stand-in in the world being built.
 Place = Callable[..., str]
-# Token kinds: which stand-in artifact serves a token.
+# Token kinds: which stand-in artifact serves a token. The wrapped native token is the real WETH9
+# (devnet.weth), not a stand-in.
+WRAPPED_NATIVE = "wrapped_native"
 TOKEN_ARTIFACTS = {
     "erc20": "StandinERC20",
     "tether": "TetherToken",
-    "wrapped_native": "WETH9",
     "steth": "Lido",
 }
 # Aave reserve risk settings in basis points (ltv, liquidation threshold): devnet values of the same order
@@ -68,7 +70,7 @@ class DevnetToken:
     symbol: str
     name: str
     decimals: int
-    kind: str  # a key of TOKEN_ARTIFACTS
+    kind: str  # a key of TOKEN_ARTIFACTS, or WRAPPED_NATIVE
     price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
     address: str
     reserve: bool = True  # a reserve of the Aave markets (when it has a price)
@@ -119,6 +121,12 @@ class DevnetWorld:
     # The real Aave v3 markets to deploy (devnet.aave_v3), and the price feed of each asset they list.
     aave: list[AaveMarket] = field(default_factory=list)
     price_feeds: dict[str, str] = field(default_factory=dict)
+    # The real Across SpokePool to deploy behind its proxy (devnet.across_spoke).
+    across: SpokeSetup | None = None
+
+    def wrapped_natives(self) -> list[DevnetToken]:
+        """The wrapped native tokens, served by the real WETH9 (devnet.weth) rather than a stand-in."""
+        return [token for token in self.tokens.values() if token.kind == WRAPPED_NATIVE]
 
     def a_token(self, symbol: str) -> str:
         """The aToken of a reserve of the Aave market (known once the market is deployed)."""
@@ -205,7 +213,8 @@ def build_world(
                     (token.name, token.symbol, token.decimals, minter),
                 )
             )
-        world.standins[token.address] = Standin(TOKEN_ARTIFACTS[token.kind], init)
+        if token.kind != WRAPPED_NATIVE:
+            world.standins[token.address] = Standin(TOKEN_ARTIFACTS[token.kind], init)
 
     def wanted(role: str) -> bool:
         return roles is None or role in roles
@@ -227,7 +236,8 @@ def build_world(
         )
     weth = _first_of_kind(token_list, "wrapped_native")
     if weth is not None and wanted(ACROSS_SPOKE_POOL):
-        place(ACROSS_SPOKE_POOL, "SpokePool", [("initialize(address)", (weth.address,))])
+        world.addresses[ACROSS_SPOKE_POOL] = address_of(ACROSS_SPOKE_POOL)
+        world.across = SpokeSetup(world.addresses[ACROSS_SPOKE_POOL], weth.address)
     steth = _first_of_kind(token_list, "steth")
     if steth is not None and wanted(LIDO_WITHDRAWAL_QUEUE):
         place(

@@ -29,6 +29,11 @@ def selector(signature: str) -> bytes:
     return bytes(keccak(text=signature)[:4])
 
 
+def word(address: str) -> bytes:
+    """An address as the bytes32 Across and CCTP carry it: left-padded with zeros."""
+    return bytes.fromhex(address[2:]).rjust(32, b"\0")
+
+
 def event_topic(signature: str) -> bytes:
     return keccak(text=signature)
 

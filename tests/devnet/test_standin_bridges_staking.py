@@ -1,4 +1,5 @@
-"""Across SpokePool, CCTP TokenMessenger, Lido stETH and withdrawal queue, and the ERC-4626 vault stand-ins."""
+"""CCTP TokenMessenger, Lido stETH and withdrawal queue, and the ERC-4626 vault stand-ins (the Across
+SpokePool runs its real bytecode: tests/devnet/test_across_spoke.py)."""
 
 from __future__ import annotations
 
@@ -6,81 +7,27 @@ import pytest
 from eth_abi import decode
 
 from devnet.rpc import AnvilRpc, TransactionFailed
-from tests.devnet.helpers import ZERO, approve, balance_of, call_data, event_topic, mint, read_uint, send
+from tests.devnet.helpers import (
+    ZERO,
+    approve,
+    balance_of,
+    call_data,
+    event_topic,
+    mint,
+    read_uint,
+    send,
+    word,
+)
 from tests.support.anvil import Devnet
-from watchers.upstreams import EvmClient, RpcError, revert_data
+from watchers.upstreams import EvmClient
 
 pytestmark = pytest.mark.anvil
 
-DEPOSIT_V3 = [
-    "address", "address", "address", "address", "uint256", "uint256", "uint256", "address", "uint32", "uint32", "uint32", "bytes",
-]  # fmt: skip
-V3_FUNDS_DEPOSITED = "V3FundsDeposited(bytes32,bytes32,uint256,uint256,uint256,uint256,uint32,uint32,uint32,bytes32,bytes32,bytes32,bytes)"
 DEPOSIT_FOR_BURN = "DepositForBurn(uint64,address,uint256,address,bytes32,uint32,bytes32,bytes32)"
 DEPOSIT_FOR_BURN_V2 = (
     "DepositForBurn(address,uint256,address,bytes32,uint32,bytes32,bytes32,uint256,uint32,bytes)"
 )
 DEPOSIT_FOR_BURN_V2_ARGS = ["uint256", "uint32", "bytes32", "address", "bytes32", "uint256", "uint32"]
-
-
-def word(address: str) -> bytes:
-    return bytes.fromhex(address[2:]).rjust(32, b"\0")
-
-
-async def now(evm: EvmClient) -> int:
-    block = await evm.rpc.call("eth_getBlockByNumber", ["latest", False])
-    return int(block["timestamp"], 16)
-
-
-async def test_deposit_v3_pulls_the_input_token_and_emits_v3_funds_deposited(
-    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
-) -> None:
-    user, recipient, pool = devnet.accounts[1], devnet.accounts[2], devnet.address("across_spoke_pool")
-    usdc = devnet.token("USDC")
-    await mint(anvil, devnet.admin, usdc, user, 100 * 10**6)
-    await approve(anvil, user, usdc, pool, 100 * 10**6)
-    t = await now(evm)
-    args = [user, recipient, usdc, "0x" + "0c" * 20, 100 * 10**6, 99 * 10**6, 10, ZERO, t, t + 3600, 0, b"hi"]
-    receipt = await send(anvil, user, pool, call_data("depositV3", DEPOSIT_V3, args))
-    assert await balance_of(evm, usdc, pool) == 100 * 10**6 and await balance_of(evm, usdc, user) == 0
-    (log,) = [
-        entry
-        for entry in receipt["logs"]
-        if entry["topics"][0] == "0x" + event_topic(V3_FUNDS_DEPOSITED).hex()
-    ]
-    assert [int(topic, 16) for topic in log["topics"][1:3]] == [10, 0]  # destinationChainId, depositId
-    assert log["topics"][3] == "0x" + word(user).hex()
-    fields = decode(
-        [
-            "bytes32",
-            "bytes32",
-            "uint256",
-            "uint256",
-            "uint32",
-            "uint32",
-            "uint32",
-            "bytes32",
-            "bytes32",
-            "bytes",
-        ],
-        bytes.fromhex(log["data"][2:]),
-    )
-    assert fields[0] == word(usdc) and fields[2:4] == (100 * 10**6, 99 * 10**6)
-    assert fields[7] == word(recipient) and fields[8] == bytes(32) and fields[9] == b"hi"
-
-
-async def test_deposit_v3_with_an_expired_fill_deadline_reverts_with_the_across_error(
-    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
-) -> None:
-    user, pool = devnet.accounts[1], devnet.address("across_spoke_pool")
-    t = await now(evm)
-    weth = devnet.token("WETH")
-    args = [user, user, weth, weth, 10**18, 10**18, 10, ZERO, t, t - 1, 0, b""]
-    with pytest.raises(TransactionFailed):
-        await send(anvil, user, pool, call_data("depositV3", DEPOSIT_V3, args), value=10**18)
-    with pytest.raises(RpcError) as caught:
-        await evm.eth_call(pool, call_data("depositV3", DEPOSIT_V3, args), from_=user, value=10**18)
-    assert revert_data(caught.value) == event_topic("InvalidFillDeadline()")[:4]
 
 
 async def test_cctp_deposit_for_burn_burns_the_token_and_emits_deposit_for_burn(

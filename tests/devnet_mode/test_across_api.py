@@ -14,11 +14,15 @@ from devnet.across_api import (
     DEVNET_FEE_BPS,
     DEVNET_FILL_WINDOW_S,
     DEVNET_MAX_DEPOSIT_UNITS,
+    HUB_SLOT_S,
     SuggestedFees,
     serve_across_api,
 )
+from devnet.across_api import hub_block as mined_hub_block
+from devnet.anvil import open_anvil
 from engine.registry import load_registry
 from watchers.upstreams.across import AcrossClient, AcrossSettings
+from watchers.upstreams.jsonrpc import JsonRpcClient
 from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 REG = load_registry()
@@ -218,3 +222,15 @@ async def test_unreadable_hub_chain_is_a_5xx_the_client_reports_unavailable() ->
                 destination_chain_id=8453,
                 amount=1_000_000,
             )
+
+
+@pytest.mark.anvil
+async def test_the_hub_block_is_mined_forward_when_the_idle_devnet_left_it_behind() -> None:
+    async with open_anvil(1) as node, httpx.AsyncClient(timeout=30) as http:
+        rpc = JsonRpcClient(node.url, http=http)
+        number, timestamp = await mined_hub_block(rpc, clock=lambda: 0.0)
+        # Within a slot of the clock: the latest block is the quote's, nothing mined.
+        assert await mined_hub_block(rpc, clock=lambda: float(timestamp + HUB_SLOT_S)) == (number, timestamp)
+        # Two hours idle (past the SpokePool's one-hour quote window): an empty block is mined first.
+        later, _ = await mined_hub_block(rpc, clock=lambda: float(timestamp + 2 * 3600))
+        assert later == number + 1
