@@ -262,7 +262,8 @@ async def test_hanging_endpoint_holds_only_its_own_slots_and_never_delays_the_ot
     # Every delivery to the healthy endpoint went out before the first 10 s deadline of the hanging one.
     assert finished - started < 10_000
     assert len(fast.requests) == 40
-    assert most_hanging == 4
+    # The hanging endpoint never answered, so it never got past its initial window of 2 (of its 4).
+    assert most_hanging == 2
 
 
 async def test_each_delivery_is_sent_once_even_with_two_outboxes_on_one_store(

@@ -6,15 +6,18 @@ from watchers.outbox.master_key import MASTER_KEY_FILENAME, MasterKeyError, load
 from watchers.outbox.outbox import Outbox, OutboxCounts, OutboxSettings
 from watchers.outbox.schedule import DISABLE_AFTER_DEAD, MAX_ATTEMPTS, RETRY_WAITS_MS, retry_at
 from watchers.outbox.store import DatabaseStore, DeliveryStore
+from watchers.outbox.window import INITIAL_WINDOW, EndpointWindows
 from watchers.outbox.wiring import OutboxConfig, build_outbox, master_key_for, outbox_settings, run_outbox
 
 __all__ = [
     "DISABLE_AFTER_DEAD",
+    "INITIAL_WINDOW",
     "MASTER_KEY_FILENAME",
     "MAX_ATTEMPTS",
     "RETRY_WAITS_MS",
     "DatabaseStore",
     "DeliveryStore",
+    "EndpointWindows",
     "HostsResolver",
     "MasterKeyError",
     "Outbox",

@@ -2,9 +2,12 @@
 endpoint, and settles the attempt (delivered, retried later, or dead-lettered).
 
 Each endpoint has its own bound on attempts in flight, and rows are only leased when a slot is free, so a
-slow or hanging endpoint holds at most its own slots and never delays deliveries to others. Results are
-written in batches by one writer task; a delivery whose result was never written (the process died, or
-the store failed) keeps its lease until it expires and is then sent again with the same event id.
+slow or hanging endpoint holds at most its own slots and never delays deliveries to others. Within that
+bound an endpoint's window adapts (watchers.outbox.window): it widens while the endpoint answers and halves
+when attempts run into the deadline, so a hanging endpoint ties up one connection and one leased row
+ahead, not a whole bound of them. Results are written in batches by one writer task; a delivery whose
+result was never written (the process died, or the store failed) keeps its lease until it expires and is
+then sent again with the same event id.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from storage.webhooks import Leased, Settled
 from watchers.outbox.body import render_body
 from watchers.outbox.schedule import DISABLE_AFTER_DEAD, retry_at
 from watchers.outbox.store import DeliveryStore
+from watchers.outbox.window import EndpointWindows
 from watchers.webhooks import (
     DEFAULT_TIMEOUT_SECONDS,
+    FAILURE_TIMEOUT,
     NO_ALLOWANCE,
     AllowedNetworks,
     Attempt,
@@ -59,7 +64,8 @@ SECRET_CACHE_SIZE = 10_000
 class OutboxSettings:
     """How the outbox paces itself. `tick_s`: the delivery tick (contract: every 2 minutes). `lease_s`:
     how long a leased row stays reserved. `timeout_s`: per-attempt deadline (contract: 10 s).
-    `per_endpoint` and `max_in_flight`: attempts in flight per endpoint and in all."""
+    `per_endpoint` and `max_in_flight`: attempts in flight per endpoint (the most its adaptive window
+    reaches) and in all."""
 
     tick_s: float = 120.0
     lease_s: float = 60.0
@@ -115,6 +121,7 @@ class Outbox:
         # Keep-alive per (hostname, vetted address): a delivery then skips the TCP and TLS handshakes.
         self._pool = ConnectionPool(self._ssl)
         self._in_flight: dict[str, int] = {}
+        self._windows = EndpointWindows(settings.per_endpoint)
         self._total = 0
         # Rows leased ahead of a free slot, per endpoint, with the epoch-ms by which they must start: a
         # round trip to the store then never leaves a slot idle. At most one slot-load per endpoint.
@@ -186,21 +193,25 @@ class Outbox:
         """Lease what the free slots (and one slot-load ahead) allow and start sending what fits; returns
         whether due rows remain, and how many rows were leased."""
         settings = self.settings
-        window = 2 * settings.per_endpoint
         room = 2 * settings.max_in_flight - self._total - self._ready_total
         if room <= 0:
             return True, 0
         held = dict(self._in_flight)
         for endpoint, queue in self._ready.items():
             held[endpoint] = held.get(endpoint, 0) + len(queue)
-        free = {endpoint: window - busy for endpoint, busy in held.items()}
+        # Each endpoint's window in flight and one window ahead: an endpoint whose attempts hang (window
+        # 1) has at most two rows leased, so its backlog is neither leased nor re-read round after round.
+        windows = self._windows
+        free = {endpoint: 2 * window for endpoint, window in windows.known().items()}
+        for endpoint, busy in held.items():
+            free[endpoint] = 2 * windows[endpoint] - busy
         lease_ms = int(settings.lease_s * 1000)
         # Slots freed while the lease transaction runs were not offered to it: they count toward the
         # next round, or the loop could wait for completions that are not coming.
         self._freed = 0
         now = self._now_ms()
         try:
-            round_ = await self._store.lease(now, self.owner, lease_ms, free, window, room)
+            round_ = await self._store.lease(now, self.owner, lease_ms, free, 2 * windows.initial, room)
         except StorageError as exc:
             log.warning("webhook outbox cannot lease deliveries", extra={"error": str(exc)})
             return False, 0
@@ -213,14 +224,15 @@ class Outbox:
         return round_.waiting, len(round_.leased)
 
     def _start_ready(self) -> None:
-        """Start sending ready rows while their endpoint and the process have free slots."""
+        """Start sending ready rows while their endpoint's window and the process have free slots."""
         if self._nursery is None:
             return
-        per_endpoint, limit = self.settings.per_endpoint, self.settings.max_in_flight
+        limit = self.settings.max_in_flight
         now = self._now_ms()
         for endpoint_id in list(self._ready):
             queue = self._ready[endpoint_id]
-            while queue and self._total < limit and self._in_flight.get(endpoint_id, 0) < per_endpoint:
+            window = self._windows[endpoint_id]
+            while queue and self._total < limit and self._in_flight.get(endpoint_id, 0) < window:
                 start_by, item = queue.popleft()
                 self._ready_total -= 1
                 if now > start_by:
@@ -236,10 +248,11 @@ class Outbox:
         """Wait until enough attempts finished since the last lease round to make another one worth it."""
         # Several completions per round keep lease transactions few under load; never more than one
         # endpoint's worth of slots, so the completions of a single healthy endpoint wake the round even
-        # while a hanging endpoint holds all of its own slots.
+        # while a hanging endpoint holds all of its own slots; and never more than half of what is held,
+        # so windows still opening (a few rows each) are topped up before their rows run out.
         settings = self.settings
         held = self._total + self._ready_total
-        self._wake_after = max(1, min(settings.max_in_flight // 4, settings.per_endpoint, held))
+        self._wake_after = max(1, min(settings.max_in_flight // 4, settings.per_endpoint, held // 2))
         if self._freed >= self._wake_after:
             return
         self._wake = trio.Event()
@@ -266,6 +279,7 @@ class Outbox:
         finished_normally = False
         try:
             attempt = await self._attempt(item)
+            self._adapt_window(item.endpoint_id, attempt)
             number = item.attempts + 1
             finished = self._now_ms()
             delivered = attempt.outcome == "delivered"
@@ -288,6 +302,15 @@ class Outbox:
             # A cancelled attempt (the outbox is stopping) must not start the rows waiting behind it:
             # those are given back to the store instead.
             self._release(item.endpoint_id, refill=finished_normally)
+
+    def _adapt_window(self, endpoint_id: str, attempt: Attempt) -> None:
+        """Halve the endpoint's window when the attempt held its slot until the deadline (no answer, or a
+        body still coming); widen it when the endpoint answered in time. Failures before any request
+        (refused address, no connection) held the slot only briefly and change nothing."""
+        if attempt.failure == FAILURE_TIMEOUT or attempt.latency_ms >= self.settings.timeout_s * 1000:
+            self._windows.timed_out(endpoint_id)
+        elif attempt.status_code is not None:
+            self._windows.answered(endpoint_id)
 
     async def _attempt(self, item: Leased) -> Attempt:
         secret = self._secret(item)

@@ -9,6 +9,7 @@ from watchers.webhooks.resolve import ResolveError, Resolver, StaticResolver, Sy
 from watchers.webhooks.sender import (
     DEFAULT_TIMEOUT_SECONDS,
     EVENT_ID_HEADER,
+    FAILURE_TIMEOUT,
     SIGNATURE_HEADER,
     Attempt,
     make_ssl_context,
@@ -27,6 +28,7 @@ __all__ = [
     "ConnectionPool",
     "DEFAULT_TIMEOUT_SECONDS",
     "EVENT_ID_HEADER",
+    "FAILURE_TIMEOUT",
     "NO_ALLOWANCE",
     "SIGNATURE_HEADER",
     "AllowedNetworks",
