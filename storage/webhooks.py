@@ -246,14 +246,6 @@ def list_attempts(conn: Connection, tenant_id: str, endpoint_id: str, limit: int
     ]
 
 
-def _due(now: int) -> sa.ColumnElement[bool]:
-    return sa.and_(
-        deliveries.c.state == QUEUED,
-        deliveries.c.next_attempt_at <= now,
-        sa.or_(deliveries.c.lease_until.is_(None), deliveries.c.lease_until <= now),
-    )
-
-
 def lease_due(
     conn: Connection,
     now: int,
@@ -267,27 +259,46 @@ def lease_due(
 
     At most `free[endpoint]` rows of an endpoint (`default_free` for one not in `free`) and `max_total` in
     all, so a slow endpoint's backlog never takes the places of other endpoints' rows. Rows locked by
-    another replica are skipped (PostgreSQL SKIP LOCKED). `waiting` is True when due rows may remain."""
-    oldest = sa.func.min(deliveries.c.next_attempt_at).label("oldest")
+    another replica are skipped (PostgreSQL SKIP LOCKED). `waiting` is True when due rows may remain.
+
+    An endpoint without free slots is not looked at, and each other endpoint costs one probe of its
+    oldest queued row plus the rows taken (ix_deliveries_endpoint_due): a round reads in proportion to the
+    endpoints and the rows it leases, never to a backlog, so a hanging endpoint's growing queue does not
+    slow the rounds that serve the others."""
+    full = sorted(endpoint_id for endpoint_id, room in free.items() if room <= 0)
+    oldest = (
+        sa.select(sa.func.min(deliveries.c.next_attempt_at))
+        .where(deliveries.c.endpoint_id == webhook_endpoints.c.id, deliveries.c.state == QUEUED)
+        .scalar_subquery()
+    )
+    candidates = (
+        sa.select(webhook_endpoints.c.id, oldest.label("oldest"))
+        .where(webhook_endpoints.c.status == ENDPOINT_ACTIVE, webhook_endpoints.c.id.not_in(full))
+        .subquery()
+    )
     by_endpoint = (
-        sa.select(deliveries.c.endpoint_id, oldest)
-        .join(webhook_endpoints, webhook_endpoints.c.id == deliveries.c.endpoint_id)
-        .where(_due(now), webhook_endpoints.c.status == ENDPOINT_ACTIVE)
-        .group_by(deliveries.c.endpoint_id)
-        .order_by(oldest, deliveries.c.endpoint_id)
+        sa.select(candidates.c.id)
+        .where(candidates.c.oldest <= now)
+        .order_by(candidates.c.oldest, candidates.c.id)
         .limit(LEASE_SCAN_ENDPOINTS)
     )
-    endpoint_ids = [row.endpoint_id for row in conn.execute(by_endpoint)]
-    waiting = len(endpoint_ids) == LEASE_SCAN_ENDPOINTS
+    endpoint_ids = list(conn.execute(by_endpoint).scalars())
+    # A full endpoint may have due rows too: the caller is told to come back when slots free up.
+    waiting = len(endpoint_ids) == LEASE_SCAN_ENDPOINTS or bool(full)
     chosen: list[str] = []
     for endpoint_id in endpoint_ids:
         room = min(free.get(endpoint_id, default_free), max_total - len(chosen))
         if room <= 0:
             waiting = True
-            continue
+            break
         pick = (
             sa.select(deliveries.c.id)
-            .where(deliveries.c.endpoint_id == endpoint_id, _due(now))
+            .where(
+                deliveries.c.endpoint_id == endpoint_id,
+                deliveries.c.state == QUEUED,
+                deliveries.c.next_attempt_at <= now,
+                sa.or_(deliveries.c.lease_until.is_(None), deliveries.c.lease_until <= now),
+            )
             .order_by(deliveries.c.next_attempt_at, deliveries.c.id)
             .limit(room)
             .with_for_update(skip_locked=True)

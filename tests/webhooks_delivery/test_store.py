@@ -126,3 +126,36 @@ def test_deleted_endpoint_is_hidden_frees_its_place_and_dead_letters_its_queue(d
     assert database.transaction(repo.count_endpoints, tenant_id) == 1
     leased = database.transaction(repo.lease_due, NOW + 10, "w", 60_000, {}, 5, 5).leased
     assert {x.endpoint_id for x in leased} == {b}
+
+
+def test_full_endpoint_is_skipped_and_the_round_says_to_come_back(database: Database) -> None:
+    _, (stuck, healthy) = seed(database, 2, 6)
+    first = database.transaction(repo.lease_due, NOW + 10, "w1", 60_000, {stuck: 0}, 4, 100)
+    assert {x.endpoint_id for x in first.leased} == {healthy} and len(first.leased) == 4
+    drained = database.transaction(repo.lease_due, NOW + 10, "w1", 60_000, {stuck: 0}, 4, 100)
+    assert len(drained.leased) == 2 and drained.waiting  # the full endpoint still has due rows
+
+
+def test_a_lease_round_reads_deliveries_only_through_the_endpoint_index(db: Database) -> None:
+    """The round's cost follows the rows it takes, not any endpoint's backlog: no statement scans the
+    deliveries table (SQLite's plan for each SELECT the round runs)."""
+    _, (stuck, healthy) = seed(db, 2, 40)
+    selects: list[tuple[str, object]] = []
+
+    def remember(_conn: object, _cursor: object, statement: str, params: object, *_rest: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append((statement, params))
+
+    sa.event.listen(db.engine, "before_cursor_execute", remember)
+    try:
+        leased = db.transaction(repo.lease_due, NOW + 100, "w1", 60_000, {stuck: 0}, 4, 100).leased
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", remember)
+    assert len(leased) == 4 and len(selects) == 3  # the endpoints, the healthy one's rows, the details
+    with db.engine.connect() as conn:
+        plans = [
+            " / ".join(row[3] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args))  # type: ignore[arg-type]
+            for sql, args in selects
+        ]
+    assert not [plan for plan in plans if "SCAN deliveries" in plan], plans
+    assert "ix_deliveries_endpoint_due (endpoint_id=? AND state=? AND next_attempt_at<?)" in plans[1]
