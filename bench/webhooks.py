@@ -13,7 +13,10 @@ each beside its baseline from the same run:
 3. the same when one of the 5 endpoints hangs until the 10 s timeout, against figure 2.
 
 Every run measures its own baseline; `--runs` repeats the whole set and the summary says in how many runs
-both targets (>= 500/s healthy, and the hanging run >= 90 % of it) were met together.
+both targets (>= 500/s healthy, and the hanging run >= 90 % of it) were met together. Beside the rates it
+prints the outbox workers' CPU time per healthy delivery in both runs (on Linux): on a machine shared with
+other work the rates follow the load, while the CPU a healthy delivery costs says whether the hanging
+endpoint made delivering to the others more expensive.
 
     python -m bench.webhooks [--events 600] [--workers 1 2] [--runs 3]
 """
@@ -178,6 +181,20 @@ async def _worker(workdir: Path, ca_bundle: str) -> None:
         print("ready", flush=True)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of a running process, or None where /proc is not available."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_total(children: list[subprocess.Popen[str]]) -> float | None:
+    readings = [cpu_seconds(child.pid) for child in children]
+    return None if None in readings else sum(reading or 0.0 for reading in readings)
+
+
 def delivered_count(db: Database) -> int:
     query = sa.select(sa.func.count()).select_from(deliveries).where(deliveries.c.state == "delivered")
     return int(db.transaction(lambda conn: conn.execute(query).scalar_one()))
@@ -185,9 +202,10 @@ def delivered_count(db: Database) -> int:
 
 def outbox_rate(
     urls: list[str], events: int, ca_bundle: str, workdir: Path, healthy: int, workers: int
-) -> float:
+) -> tuple[float, float | None]:
     """Deliveries per second to the healthy endpoints, from the commit of the queued events until the last
-    healthy delivery is recorded, with `workers` outbox processes."""
+    healthy delivery is recorded, with `workers` outbox processes; and the workers' CPU microseconds per
+    healthy delivery over the same span (None without /proc)."""
     workdir.mkdir()
     db = Database(sqlalchemy_url(None, workdir))
     db.upgrade()
@@ -199,18 +217,22 @@ def outbox_rate(
     try:
         for child in children:
             assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        cpu_before = cpu_total(children)
         seed_events(db, events)
         started = time.perf_counter()
         target = healthy * events
         while delivered_count(db) < target:
             time.sleep(0.02)
         elapsed = time.perf_counter() - started
+        cpu_after = cpu_total(children)
     finally:
         for child in children:
             child.terminate()
             child.wait()
         db.dispose()
-    return target / elapsed
+    if cpu_before is None or cpu_after is None:
+        return target / elapsed, None
+    return target / elapsed, (cpu_after - cpu_before) / target * 1e6
 
 
 async def bare_rate(urls: list[str], total: int, ca_bundle: str) -> float:
@@ -250,10 +272,14 @@ async def bare_rate(urls: list[str], total: int, ca_bundle: str) -> float:
     return total / elapsed
 
 
+Figures = tuple[float, tuple[float, float | None], tuple[float, float | None]]
+
+
 async def one_run(
     urls: list[str], events: int, ca_bundle: str, directory: Path, workers: list[int]
-) -> dict[int, tuple[float, float, float]]:
-    """Per worker count: (baseline, healthy, hanging) deliveries per second, all measured in this run."""
+) -> dict[int, Figures]:
+    """Per worker count: the baseline's deliveries per second, then (deliveries per second, worker CPU us
+    per healthy delivery) healthy and with one endpoint hanging, all measured in this run."""
     hanging = [*urls[:-1], urls[-1].replace("/hook", "/hang")]
     figures = {}
     for count in workers:
@@ -265,6 +291,15 @@ async def one_run(
         )
         figures[count] = (bare, healthy, degraded)
     return figures
+
+
+def cpu_note(healthy_us: float | None, degraded_us: float | None) -> str:
+    if healthy_us is None or degraded_us is None:
+        return ""
+    return (
+        f"; worker CPU per healthy delivery {healthy_us:.0f} us healthy, {degraded_us:.0f} us with one "
+        f"hanging ({degraded_us / healthy_us:.0%})"
+    )
 
 
 def met(healthy: float, degraded: float) -> bool:
@@ -291,13 +326,14 @@ async def run(events: int, workers: list[int], runs: int) -> None:
                 load_before = os.getloadavg()[0]
                 figures = await one_run(urls, events, ca_bundle, run_dir, workers)
                 print(f"run {number} (machine load {load_before:.2f} -> {os.getloadavg()[0]:.2f})")
-                for count, (bare, healthy, degraded) in figures.items():
+                for count, (bare, (healthy, healthy_us), (degraded, degraded_us)) in figures.items():
                     met_runs[count] += met(healthy, degraded)
                     print(
                         f"  {count} worker(s): baseline (pooled send_once, 1 process) {bare:5.0f}/s; "
                         f"outbox 5 healthy {healthy:5.0f}/s ({healthy / bare:.0%} of baseline); "
                         f"1 of 5 hanging {degraded:5.0f}/s ({degraded / healthy:.0%} of healthy); "
                         f"targets {'met' if met(healthy, degraded) else 'NOT met'}"
+                        f"{cpu_note(healthy_us, degraded_us)}"
                     )
         finally:
             child.terminate()
