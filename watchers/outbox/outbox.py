@@ -124,7 +124,7 @@ class Outbox:
         self._windows = EndpointWindows(settings.per_endpoint)
         self._total = 0
         # Rows leased ahead of a free slot, per endpoint, with the epoch-ms by which they must start: a
-        # round trip to the store then never leaves a slot idle. At most one slot-load per endpoint.
+        # round trip to the store then never leaves a slot idle. At most one window per endpoint.
         self._ready: dict[str, collections.deque[tuple[int, Leased]]] = {}
         self._ready_total = 0
         self._nursery: trio.Nursery | None = None
