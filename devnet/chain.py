@@ -14,6 +14,7 @@ from devnet.across_spoke import deploy_spoke_pool
 from devnet.anvil import AnvilFailed, AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
+from devnet.multicall3 import deploy_multicall3
 from devnet.rpc import AnvilRpc
 from devnet.state_cache import ANVIL_ADMIN, StateCache
 from devnet.uniswap_v3 import deploy_uniswap
@@ -52,6 +53,8 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     anvil = AnvilRpc(rpc)
     admin = (await anvil.accounts())[0]
     world = build(admin)
+    if world.multicall3 is not None:
+        await deploy_multicall3(anvil, world.multicall3)
     # WETH9 first: the stand-ins' setup wraps native coin into it.
     for token in world.wrapped_natives():
         await deploy_weth9(anvil, admin, token.address, token.name, token.symbol)
