@@ -55,8 +55,9 @@ SECONDS_PER_YEAR = 365 * 24 * 3600
 # Native wei the Lido withdrawal queue holds to pay claims (it has no oracle-fed buffer on the devnet).
 WITHDRAWAL_QUEUE_ETH = 10_000 * 10**18
 # Token kinds: which stand-in artifact serves a token. The wrapped native token is the real WETH9
-# (devnet.weth), not a stand-in.
+# (devnet.weth) and Circle's USDC the real FiatToken (devnet.fiat_token), not stand-ins.
 WRAPPED_NATIVE = "wrapped_native"
+FIAT_TOKEN = "fiat_token"
 TOKEN_ARTIFACTS = {
     "erc20": "StandinERC20",
     "tether": "TetherToken",
@@ -74,7 +75,7 @@ class DevnetToken:
     symbol: str
     name: str
     decimals: int
-    kind: str  # a key of TOKEN_ARTIFACTS, or WRAPPED_NATIVE
+    kind: str  # a key of TOKEN_ARTIFACTS, WRAPPED_NATIVE or FIAT_TOKEN
     price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
     address: str
     reserve: bool = True  # a reserve of the Aave markets (when it has a price)
@@ -130,6 +131,10 @@ class DevnetWorld:
     # Where the real Multicall3 goes (devnet.multicall3), or None: no Multicall3.
     multicall3: str | None = None
 
+    def fiat_tokens(self) -> list[DevnetToken]:
+        """Circle's USDC, served by the real FiatToken (devnet.fiat_token) rather than a stand-in."""
+        return [token for token in self.tokens.values() if token.kind == FIAT_TOKEN]
+
     def wrapped_natives(self) -> list[DevnetToken]:
         """The wrapped native tokens, served by the real WETH9 (devnet.weth) rather than a stand-in."""
         return [token for token in self.tokens.values() if token.kind == WRAPPED_NATIVE]
@@ -163,7 +168,7 @@ def default_tokens() -> list[DevnetToken]:
     Prices are round demo figures, not market data.
     """
     rows = [
-        ("USDC", "USD Coin", 6, "erc20", "1", True),
+        ("USDC", "USD Coin", 6, FIAT_TOKEN, "1", True),
         ("USDT", "Tether USD", 6, "tether", "1", True),
         ("DAI", "Dai Stablecoin", 18, "erc20", "1", True),
         ("WBTC", "Wrapped BTC", 8, "erc20", "60000", True),
@@ -219,7 +224,7 @@ def build_world(
                     (token.name, token.symbol, token.decimals, minter),
                 )
             )
-        if token.kind != WRAPPED_NATIVE:
+        if token.kind in TOKEN_ARTIFACTS:
             world.standins[token.address] = Standin(TOKEN_ARTIFACTS[token.kind], init)
 
     def wanted(role: str) -> bool:
