@@ -81,6 +81,44 @@ async def test_a_supplier_accrues_the_emission_by_its_share_of_the_supply(
     assert decode(["uint256"], await evm.eth_call(controller, unclaimed))[0] == 0
 
 
+async def test_the_admin_controls_the_emission_and_accrual_follows_it(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    controller, aave, usdc = devnet.address("aave_rewards"), devnet.token("AAVE"), devnet.token("USDC")
+    pool, a_usdc, user = devnet.address("aave_pool"), devnet.world.a_token("USDC"), devnet.accounts[1]
+    amount = 100_000 * 10**6
+    await mint(anvil, devnet.admin, usdc, user, amount)
+    await approve(anvil, user, usdc, pool, amount)
+    supplied = await send(anvil, user, pool, supply(usdc, amount, user))
+    scaled = await read_uint(evm, a_usdc, "scaledBalanceOf", ["address"], [user])
+    total = await read_uint(evm, a_usdc, "scaledTotalSupply")
+    emission = 10**15  # 0.001 AAVE a second on aUSDC, set by the devnet admin (the emission manager)
+    set_emission = call_data(
+        "setEmissionPerSecond", ["address", "address[]", "uint88[]"], [a_usdc, [aave], [emission]]
+    )
+    raised = await send(anvil, devnet.admin, controller, set_emission)
+    await anvil.rpc.call("evm_increaseTime", [3_600])
+    stop = call_data("setEmissionPerSecond", ["address", "address[]", "uint88[]"], [a_usdc, [aave], [0]])
+    stopped = await send(anvil, devnet.admin, controller, stop)
+    await anvil.rpc.call("evm_increaseTime", [86_400])
+    await send(
+        anvil, user, controller, call_data("claimAllRewards", ["address[]", "address"], [[a_usdc], user])
+    )
+    # The default emission until it was raised, the raised one for the hour, nothing once stopped.
+    (_, emitted_now, _, _) = decode(
+        ["uint256"] * 4,
+        await evm.eth_call(controller, call_data("getRewardsData", ["address", "address"], [a_usdc, aave])),
+    )
+    assert emitted_now == 0
+    first = await block_time(anvil, raised) - await block_time(anvil, supplied)
+    second = await block_time(anvil, stopped) - await block_time(anvil, raised)
+    rewards = devnet.world.aave[0].rewards
+    assert rewards is not None
+    growth = rewards.emission_per_second * first * 10**6 // total
+    growth += emission * second * 10**6 // total
+    assert await balance_of(evm, aave, user) == scaled * growth // 10**6
+
+
 async def test_credited_rewards_are_claimed_by_the_real_code_from_the_admins_vault(
     devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
 ) -> None:
