@@ -1,5 +1,6 @@
 """bench/devnet_start: how long one devnet chain takes to start with the registry's world (anvil, the
-stand-ins, and the real WETH9, Uniswap v3 contracts and pools, Aave v3 markets and Across SpokePool), median over a few
+stand-ins, and the real Multicall3, WETH9, USDC, Uniswap v3 contracts and pools, Aave v3 markets with
+their RewardsController and Across SpokePool), median over a few
 starts: deploying everything (no state cache), and loading the state a first start saved (the state
 cache, devnet.state_cache, in a temporary directory).
 

@@ -20,7 +20,9 @@ from decimal import Decimal
 from eth_abi import encode
 from eth_utils import function_signature_to_4byte_selector, keccak, to_checksum_address
 
-from devnet.real_contracts import creation_code, deploy_at, move_created, package_artifact
+from devnet.aave_rewards import ARTIFACTS as REWARDS_ARTIFACTS
+from devnet.aave_rewards import INCENTIVES_ID, AaveRewards, configure_emissions, controller_code
+from devnet.real_contracts import creation_code, deploy_at, linked_code, move_created
 from devnet.rpc import AnvilRpc, TransactionFailed
 
 CORE = "@aave/core-v3/artifacts/contracts/"
@@ -66,6 +68,7 @@ ARTIFACTS = (
     STABLE_DEBT_ARTIFACT,
     AGGREGATOR_ARTIFACT,
     *LIBRARIES,
+    *REWARDS_ARTIFACTS,
 )
 # PoolAddressesProvider's id of the Pool (keccak-free: the bytes32 of the string 'POOL').
 POOL_ID = b"POOL".ljust(32, b"\0")
@@ -115,6 +118,8 @@ class AaveMarket:
     treasury: str
     reserves: Sequence[AaveReserve]
     prefix: str = ""  # the world roles' prefix: "" for Aave, "spark:" for SparkLend
+    # The market's real RewardsController (devnet.aave_rewards), or None: no incentives controller.
+    rewards: AaveRewards | None = None
 
 
 @dataclass
@@ -131,19 +136,6 @@ class AaveDeployment:
 def price_answer(price_usd: Decimal) -> int:
     """A USD price as the aggregators answer it: 8 decimals (AaveOracle's BASE_CURRENCY_UNIT is 1e8)."""
     return int(price_usd * 10**8)
-
-
-def linked_code(relative: str, libraries: Mapping[str, str]) -> bytes:
-    """An artifact's creation bytecode with every library placeholder replaced by the library's address."""
-    artifact = package_artifact(relative)
-    text = str(artifact["bytecode"]).removeprefix("0x")
-    for by_name in artifact["linkReferences"].values():
-        for name, places in by_name.items():
-            address = libraries[name][2:].lower()
-            for place in places:
-                start = place["start"] * 2
-                text = text[:start] + address + text[start + place["length"] * 2 :]
-    return bytes.fromhex(text)
 
 
 async def create(anvil: AnvilRpc, sender: str, initcode: bytes) -> tuple[str, str]:
@@ -203,23 +195,23 @@ async def deploy_aave(
     pool_impl, _ = await create(
         anvil, admin, linked_code(POOL_ARTIFACT, libraries) + encode(["address"], [provider])
     )
-    # The provider creates the Pool proxy. Where the real chain's provider did so with a nonce it can
-    # still be given (Aave's own deployments: nonce 1), the proxy lands at the registry's Pool address
-    # itself; otherwise its code and storage are moved there and the provider pointed at it.
-    landing = next((n for n in range(NONCE_SEARCH) if created_address(provider, n) == market.pool), None)
-    await _set_nonce(anvil, provider, landing if landing is not None else await _free_nonce(anvil, provider))
-    receipt = await anvil.call_as(admin, provider, "setPoolImpl(address)", [pool_impl], gas=SETUP_GAS)
-    proxy = await _address_of(anvil, provider, "getPool()")
-    if proxy != to_checksum_address(market.pool):
-        await move_created(anvil, receipt["transactionHash"], proxy, market.pool)
-        await call(provider, "setAddress(bytes32,address)", [POOL_ID, market.pool])
+    await _provider_proxy(anvil, admin, provider, POOL_ID, market.pool, "setPoolImpl(address)", [pool_impl])
 
     configurator_impl, _ = await create(anvil, admin, linked_code(CONFIGURATOR_ARTIFACT, libraries))
     # The configurator proxy must not land on an address the devnet already filled (a registry address
-    # the real provider created later, such as the RewardsController).
+    # the real provider did not create, given to another contract).
     await _set_nonce(anvil, provider, await _free_nonce(anvil, provider))
     await call(provider, "setPoolConfiguratorImpl(address)", [configurator_impl])
     done.configurator = await _address_of(anvil, provider, "getPoolConfigurator()")
+    if market.rewards is not None:
+        # After the configurator, as Aave deployed it (on Ethereum, Base and BNB Chain the provider's
+        # nonce 3 created the registry's RewardsController proxy); before the reserves, whose tokens
+        # take it as their incentives controller.
+        impl, _ = await create(anvil, admin, controller_code(admin))
+        setter = "setAddressAsProxy(bytes32,address)"
+        await _provider_proxy(
+            anvil, admin, provider, INCENTIVES_ID, market.rewards.controller, setter, [INCENTIVES_ID, impl]
+        )
 
     assets = [reserve.asset for reserve in market.reserves]
     feeds = [reserve.feed for reserve in market.reserves]
@@ -233,7 +225,33 @@ async def deploy_aave(
     await call(provider, "setPoolDataProvider(address)", [market.data_provider])
 
     await _list_reserves(anvil, admin, market, done)
+    if market.rewards is not None:
+        debt = list(done.variable_debt_tokens.values())
+        await configure_emissions(anvil, admin, market.rewards, [*done.a_tokens.values(), *debt])
     return done
+
+
+async def _provider_proxy(
+    anvil: AnvilRpc,
+    admin: str,
+    provider: str,
+    proxy_id: bytes,
+    target: str,
+    setter: str,
+    args: Sequence[object],
+) -> None:
+    """Have the provider create the proxy it files under `proxy_id` (`setter(args)`) and leave it at
+    `target`. Where the real chain's provider created it with a nonce it can still be given (Aave's own
+    deployments: the Pool with nonce 1), the proxy lands there itself; otherwise its code and storage are
+    moved there and the provider pointed at it."""
+    target = to_checksum_address(target)
+    landing = next((n for n in range(NONCE_SEARCH) if created_address(provider, n) == target), None)
+    await _set_nonce(anvil, provider, landing if landing is not None else await _free_nonce(anvil, provider))
+    receipt = await anvil.call_as(admin, provider, setter, args, gas=SETUP_GAS)
+    proxy = await _address_of(anvil, provider, "getAddress(bytes32)", proxy_id)
+    if proxy != to_checksum_address(target):
+        await move_created(anvil, receipt["transactionHash"], proxy, target)
+        await _setup(anvil, admin, provider, "setAddress(bytes32,address)", [proxy_id, target])
 
 
 async def _list_reserves(anvil: AnvilRpc, admin: str, market: AaveMarket, done: AaveDeployment) -> None:
@@ -257,7 +275,7 @@ async def _list_reserves(anvil: AnvilRpc, admin: str, market: AaveMarket, done: 
             strategies[reserve.stable],
             reserve.asset,
             market.treasury,
-            ZERO,  # no incentives controller: the devnet's RewardsController is a stand-in (see docs)
+            market.rewards.controller if market.rewards else ZERO,
             *names,
             *stable_names,
             b"",

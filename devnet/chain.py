@@ -14,11 +14,13 @@ from devnet.across_spoke import deploy_spoke_pool
 from devnet.anvil import AnvilFailed, AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
+from devnet.fiat_token import deploy_fiat_token, deploy_implementation
+from devnet.multicall3 import deploy_multicall3
 from devnet.rpc import AnvilRpc
 from devnet.state_cache import ANVIL_ADMIN, StateCache
 from devnet.uniswap_v3 import deploy_uniswap
 from devnet.weth import deploy_weth9
-from devnet.world import DevnetWorld, build_world
+from devnet.world import CCTP_TOKEN_MESSENGER, DevnetWorld, build_world, devnet_address
 from watchers.upstreams.jsonrpc import JsonRpcClient
 
 
@@ -52,9 +54,12 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     anvil = AnvilRpc(rpc)
     admin = (await anvil.accounts())[0]
     world = build(admin)
-    # WETH9 first: the stand-ins' setup wraps native coin into it.
+    if world.multicall3 is not None:
+        await deploy_multicall3(anvil, world.multicall3)
+    # WETH9 and USDC first: the stand-ins' setup wraps native coin into the one and mints the other.
     for token in world.wrapped_natives():
         await deploy_weth9(anvil, admin, token.address, token.name, token.symbol)
+    await _fiat_tokens(anvil, admin, world)
     await deploy_standins(
         anvil, world.standins, world.setup, admin=admin, admin_native_wei=world.admin_native_wei
     )
@@ -71,6 +76,21 @@ async def install_world(rpc: JsonRpcClient, build: WorldBuilder = build_world) -
     if world.across is not None:
         await deploy_spoke_pool(anvil, admin, world.across)
     return admin, world
+
+
+async def _fiat_tokens(anvil: AnvilRpc, admin: str, world: DevnetWorld) -> None:
+    """Circle's FiatToken at each USDC address: the admin mints (liquidity, the faucet), and so does the
+    CCTP messenger, which burns what it takes as Circle's TokenMinter does."""
+    tokens = world.fiat_tokens()
+    if not tokens:
+        return
+    implementation = await deploy_implementation(anvil, admin)
+    messenger = world.addresses.get(CCTP_TOKEN_MESSENGER)
+    minters = [admin, *([messenger] if messenger else [])]
+    for token in tokens:
+        details = (token.name, token.symbol, token.decimals)
+        proxy_admin = devnet_address(f"{token.symbol} proxy admin")
+        await deploy_fiat_token(anvil, admin, implementation, token.address, details, minters, proxy_admin)
 
 
 @asynccontextmanager

@@ -44,6 +44,8 @@ DEVNET_PRICES_USD = {
     "WBNB": Decimal(600),
     "AAVE": Decimal(100),
 }
+# The symbol of Circle's USDC (the real FiatToken serves it where Circle issues it).
+CIRCLE_USDC = "USDC"
 # The Lido stETH token symbol (the steth stand-in serves it; registry tokens.json).
 STETH_SYMBOL = "stETH"
 
@@ -51,12 +53,17 @@ STETH_SYMBOL = "stETH"
 def devnet_tokens(registry: Registry, chain: str) -> list[DevnetToken]:
     """The registry's tokens on `chain` (natives excluded: anvil holds those) as devnet tokens."""
     wrapped = registry.chain(chain).wrapped_native_symbol
+    # Circle issues USDC itself where CCTP runs; elsewhere "USDC" is another issuer's token (BNB Chain's
+    # is Binance-Peg, 18 decimals), which stays a plain stand-in.
+    circle_issues = bool(registry.deployments(chain, "cctp"))
     tokens = []
     for token in registry.tokens(chain):
         if token.is_native or token.address is None:
             continue
         if token.symbol == wrapped:
             kind = "wrapped_native"
+        elif token.symbol == CIRCLE_USDC and circle_issues:
+            kind = w.FIAT_TOKEN
         elif token.symbol == STETH_SYMBOL:
             kind = "steth"
         elif token.approve_reset_required:

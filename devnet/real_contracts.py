@@ -9,7 +9,7 @@ deployment's own address (Uniswap's NoDelegateCall keeps `address(this)`) are re
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,20 @@ def creation_code(relative: str, types: Sequence[str] = (), args: Sequence[Any] 
     """The artifact's creation bytecode followed by its ABI-encoded constructor arguments."""
     code = bytes.fromhex(str(package_artifact(relative)["bytecode"]).removeprefix("0x"))
     return code + (encode(list(types), list(args)) if types else b"")
+
+
+def linked_code(relative: str, libraries: Mapping[str, str]) -> bytes:
+    """An artifact's creation bytecode with every library placeholder replaced by the library's address
+    (`libraries`: name -> address)."""
+    artifact = package_artifact(relative)
+    text = str(artifact["bytecode"]).removeprefix("0x")
+    for by_name in artifact["linkReferences"].values():
+        for name, places in by_name.items():
+            address = libraries[name][2:].lower()
+            for place in places:
+                start = place["start"] * 2
+                text = text[:start] + address + text[start + place["length"] * 2 :]
+    return bytes.fromhex(text)
 
 
 async def deploy(anvil: AnvilRpc, sender: str, initcode: bytes, what: str) -> tuple[str, str]:

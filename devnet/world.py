@@ -8,14 +8,16 @@ still stable across runs; the registry's real addresses are passed in through `t
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from eth_utils import keccak, to_checksum_address
 
+from devnet.aave_rewards import AaveRewards
 from devnet.aave_v3 import AaveDeployment, AaveMarket, AaveReserve
 from devnet.across_spoke import SpokeSetup
 from devnet.deploy import SetupCall, Standin
+from devnet.multicall3 import CANONICAL_ADDRESS
 from devnet.uniswap_v3 import PoolToken, UniswapSetup
 
 # Protocol roles: the keys of DevnetWorld.addresses for the protocol stand-ins.
@@ -35,8 +37,8 @@ LIDO_WITHDRAWAL_QUEUE = "lido_withdrawal_queue"
 CCTP_TOKEN_MESSENGER = "cctp_token_messenger"
 ERC4626_VAULT = "erc4626_vault"
 
-# Canonical Multicall3 address (mds1/multicall README, "Deployments"): the stand-in goes there.
-MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11"
+# Canonical Multicall3 address, where its published deployment creates it (devnet.multicall3).
+MULTICALL3_ADDRESS = CANONICAL_ADDRESS
 # Circle CCTP domain ids (developers.circle.com/stablecoins/supported-domains): Ethereum 0, Avalanche 1,
 # OP Mainnet 2, Arbitrum 3, Solana 5, Base 6, Polygon PoS 7. The messenger stand-in accepts burns towards each.
 CCTP_DOMAINS = (0, 1, 2, 3, 5, 6, 7)
@@ -46,13 +48,16 @@ PRICE_DECIMALS = 8
 LIQUIDITY_USD = 1_000_000
 # Native wei the admin keeps beyond what setup wraps: gas and the faucet's first wraps (1000 coins).
 ADMIN_NATIVE_RESERVE = 1000 * 10**18
+# The reward value each aToken and debt token emits in a year, as a share of a reserve's starting liquidity
+# (a devnet figure of the order of Aave's incentive programmes, not a copied fact).
+REWARD_APR = Decimal("0.05")
+SECONDS_PER_YEAR = 365 * 24 * 3600
 # Native wei the Lido withdrawal queue holds to pay claims (it has no oracle-fed buffer on the devnet).
 WITHDRAWAL_QUEUE_ETH = 10_000 * 10**18
-# place(role, artifact, init, native_wei) -> address: records a stand-in in the world being built.
-Place = Callable[..., str]
 # Token kinds: which stand-in artifact serves a token. The wrapped native token is the real WETH9
-# (devnet.weth), not a stand-in.
+# (devnet.weth) and Circle's USDC the real FiatToken (devnet.fiat_token), not stand-ins.
 WRAPPED_NATIVE = "wrapped_native"
+FIAT_TOKEN = "fiat_token"
 TOKEN_ARTIFACTS = {
     "erc20": "StandinERC20",
     "tether": "TetherToken",
@@ -70,7 +75,7 @@ class DevnetToken:
     symbol: str
     name: str
     decimals: int
-    kind: str  # a key of TOKEN_ARTIFACTS, or WRAPPED_NATIVE
+    kind: str  # a key of TOKEN_ARTIFACTS, WRAPPED_NATIVE or FIAT_TOKEN
     price_usd: Decimal | None  # None: the token exists but has no Aave reserve and no swap rates
     address: str
     reserve: bool = True  # a reserve of the Aave markets (when it has a price)
@@ -123,6 +128,12 @@ class DevnetWorld:
     price_feeds: dict[str, str] = field(default_factory=dict)
     # The real Across SpokePool to deploy behind its proxy (devnet.across_spoke).
     across: SpokeSetup | None = None
+    # Where the real Multicall3 goes (devnet.multicall3), or None: no Multicall3.
+    multicall3: str | None = None
+
+    def fiat_tokens(self) -> list[DevnetToken]:
+        """Circle's USDC, served by the real FiatToken (devnet.fiat_token) rather than a stand-in."""
+        return [token for token in self.tokens.values() if token.kind == FIAT_TOKEN]
 
     def wrapped_natives(self) -> list[DevnetToken]:
         """The wrapped native tokens, served by the real WETH9 (devnet.weth) rather than a stand-in."""
@@ -157,7 +168,7 @@ def default_tokens() -> list[DevnetToken]:
     Prices are round demo figures, not market data.
     """
     rows = [
-        ("USDC", "USD Coin", 6, "erc20", "1", True),
+        ("USDC", "USD Coin", 6, FIAT_TOKEN, "1", True),
         ("USDT", "Tether USD", 6, "tether", "1", True),
         ("DAI", "Dai Stablecoin", 18, "erc20", "1", True),
         ("WBTC", "Wrapped BTC", 8, "erc20", "60000", True),
@@ -213,18 +224,18 @@ def build_world(
                     (token.name, token.symbol, token.decimals, minter),
                 )
             )
-        if token.kind != WRAPPED_NATIVE:
+        if token.kind in TOKEN_ARTIFACTS:
             world.standins[token.address] = Standin(TOKEN_ARTIFACTS[token.kind], init)
 
     def wanted(role: str) -> bool:
         return roles is None or role in roles
 
     if wanted(MULTICALL3):
-        place(MULTICALL3, "Multicall3")
+        world.addresses[MULTICALL3] = world.multicall3 = address_of(MULTICALL3)
     if wanted(AAVE_POOL):
-        add_aave_market(world, admin, token_list, address_of)
+        market = add_aave_market(world, admin, token_list, address_of)
         if wanted(AAVE_REWARDS) and reward_token is not None:
-            _rewards(world, place, admin, reward_token)
+            _rewards(world, market, admin, reward_token, address_of(AAVE_REWARDS))
     if wanted(UNISWAP_ROUTER):
         _uniswap(
             world,
@@ -331,12 +342,22 @@ def add_aave_market(
     return market
 
 
-def _rewards(world: DevnetWorld, place: Place, admin: str, reward_token: str) -> None:
-    """The RewardsController stand-in (not in @aave/core-v3: it ships in the periphery package), funded
-    with the reward token it pays claims from."""
-    rewards = place(AAVE_REWARDS, "AaveRewardsController", [("initialize(address)", (admin,))])
-    if reward_token in world.tokens and world.tokens[reward_token].priced:
-        _fund(world, world.tokens[reward_token], rewards, _liquidity(world.tokens[reward_token]))
+def _rewards(world: DevnetWorld, market: AaveMarket, admin: str, reward_token: str, controller: str) -> None:
+    """Give `market` the real RewardsController (devnet.aave_rewards) at `controller`, emitting
+    `reward_token` on every aToken and debt token at REWARD_APR of a reserve's starting liquidity, and fund
+    the admin (its rewards vault) with the budget claims are paid from. A reward without a price has no
+    oracle the controller would accept: the market then has no incentives controller."""
+    token = world.tokens.get(reward_token)
+    if token is None or token.price_usd is None:
+        return
+    oracle = world.price_feeds.setdefault(token.symbol, devnet_address(f"price feed {token.symbol}"))
+    world.addresses[f"{PRICE_FEED}:{token.symbol}"] = oracle
+    per_second = token.raw(Decimal(LIQUIDITY_USD) * REWARD_APR / token.price_usd / SECONDS_PER_YEAR)
+    budget = _liquidity(token)
+    _fund(world, token, admin, budget)
+    rewards = AaveRewards(controller, token.address, oracle, per_second, budget)
+    world.aave[world.aave.index(market)] = replace(market, rewards=rewards)
+    world.addresses[AAVE_REWARDS] = controller
 
 
 def _uniswap(

@@ -1,6 +1,6 @@
 """Aave v3 on the devnet, the real Pool from @aave/core-v3 behind its provider's proxy, executing calldata
-encoded from the real signatures; its oracle follows the devnet's price feeds. The RewardsController is
-still a stand-in (it ships in the periphery package) and is tested here too.
+encoded from the real signatures; its oracle follows the devnet's price feeds. The RewardsController
+(@aave/periphery-v3) has its own tests, test_aave_rewards.
 
 @aave/core-v3 1.19.3 is Aave v3.0.2: it reverts with Errors.sol's numeric strings ('35', '36', ...),
 where the live v3.4+ markets revert with the custom errors the engine's revert decoder names."""
@@ -190,35 +190,6 @@ async def test_the_market_is_wired_as_aaves_own_deployments_wire_it(devnet: Devn
     )
     # The reserve holds the liquidity the admin supplied: 1M USD.
     assert await balance_of(evm, usdc, devnet.world.a_token("USDC")) == 10**6 * 10**6
-
-
-async def test_rewards_controller_claims_all_and_claims_a_capped_amount(
-    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
-) -> None:
-    user, receiver = devnet.accounts[1], devnet.accounts[2]
-    rewards, aave = devnet.address("aave_rewards"), devnet.token("AAVE")
-    a_usdc, a_weth = devnet.world.a_token("USDC"), devnet.world.a_token("WETH")
-    set_accrued = ["address", "address", "address", "uint256"]
-    await send(
-        anvil, devnet.admin, rewards, call_data("setAccrued", set_accrued, [user, a_usdc, aave, 3 * 10**18])
-    )
-    await send(
-        anvil, devnet.admin, rewards, call_data("setAccrued", set_accrued, [user, a_weth, aave, 2 * 10**18])
-    )
-    claim = call_data(
-        "claimRewards",
-        ["address[]", "uint256", "address", "address"],
-        [[a_usdc, a_weth], 4 * 10**18, receiver, aave],
-    )
-    await send(anvil, user, rewards, claim)
-    assert await balance_of(evm, aave, receiver) == 4 * 10**18
-    claim_all = call_data("claimAllRewards", ["address[]", "address"], [[a_usdc, a_weth], user])
-    rewards_list, amounts = decode(
-        ["address[]", "uint256[]"], await evm.eth_call(rewards, claim_all, from_=user)
-    )
-    assert [a.lower() for a in rewards_list] == [aave.lower()] and list(amounts) == [10**18]
-    await send(anvil, user, rewards, claim_all)
-    assert await balance_of(evm, aave, user) == 10**18
 
 
 def test_the_real_providers_created_their_pools_with_nonce_1_so_the_devnet_proxy_lands_there() -> None:

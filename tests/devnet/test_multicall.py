@@ -1,4 +1,5 @@
-"""Multicall3 aggregate3 batching: encoding against MockTransport, and real reads on the devnet."""
+"""Multicall3 aggregate3 batching: encoding against MockTransport, and real reads on the devnet's real
+Multicall3 (its published deployment, devnet.multicall3)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import httpx
 import pytest
 from eth_abi import decode, encode
 
-from devnet.rpc import AnvilRpc
-from tests.devnet.helpers import approve, mint
+from devnet.rpc import AnvilRpc, TransactionFailed
+from tests.devnet.helpers import approve, call_data, mint, send
 from tests.support.anvil import Devnet
 from watchers.upstreams import (
     ChainClients,
@@ -74,3 +75,22 @@ async def test_native_balances_come_from_get_eth_balance(
     await anvil.set_balance(a, 7 * 10**18)
     await anvil.set_balance(b, 1)
     assert await native_balances(evm, [a, b]) == [7 * 10**18, 1]
+
+
+@pytest.mark.anvil
+async def test_multicall3_is_the_published_deployment_with_every_function(
+    devnet: Devnet, anvil: AnvilRpc, evm: EvmClient
+) -> None:
+    # The real Multicall3 (devnet.multicall3), not a subset: aggregate3Value forwards each call's value
+    # and refuses a total that differs from the value sent, and the block helpers answer.
+    sender, a, b = devnet.accounts[1], "0x" + "a1" * 20, "0x" + "b2" * 20
+    calls = [(a, False, 3, b""), (b, False, 4, b"")]
+    data = call_data("aggregate3Value", ["(address,bool,uint256,bytes)[]"], [calls])
+    await send(anvil, sender, MULTICALL3_ADDRESS, data, value=7)
+    assert await native_balances(evm, [a, b]) == [3, 4]
+    with pytest.raises(TransactionFailed, match="Multicall3: value mismatch"):
+        await send(anvil, sender, MULTICALL3_ADDRESS, data, value=8)
+    chain_id = await evm.eth_call(MULTICALL3_ADDRESS, call_data("getChainId", [], []))
+    assert decode(["uint256"], chain_id)[0] == devnet.chain_id
+    code = await anvil.rpc.call("eth_getCode", [MULTICALL3_ADDRESS, "latest"])
+    assert len(bytes.fromhex(code[2:])) > 3000  # the whole contract (the stand-in was a fraction of it)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from devnet.aave_rewards import credit_rewards
 from engine.planner.staking import MAX_STETH_WITHDRAWAL, MIN_STETH_WITHDRAWAL, withdrawal_chunks
 from engine.registry import load_registry
 from tests.planning.conftest import World, units
@@ -164,11 +165,9 @@ async def test_unstakeable_requests_are_400_naming_the_field(world: World) -> No
 async def test_aave_claim_takes_every_reserve_token_and_pays_the_rewards(world: World) -> None:
     net = world.chains["ethereum"]
     a_usdc = net.world.a_token("USDC")
-    await world.anvil("ethereum").call_as(
-        net.admin,
-        REWARDS_ETH,
-        "setAccrued(address,address,address,uint256)",
-        [world.wallet, a_usdc, WETH_ETH, units("1.5", 18)],
+    # The devnet's RewardsController is Aave's real one; the devnet credits the accrued amount.
+    await credit_rewards(
+        world.anvil("ethereum"), REWARDS_ETH, world.wallet, a_usdc, WETH_ETH, units("1.5", 18)
     )
     status, body = await plan(world, [{"action": "claim", "chain": "ethereum", "protocol": "aave"}])
     assert status == 200, body
@@ -192,12 +191,8 @@ async def test_aave_claim_takes_every_reserve_token_and_pays_the_rewards(world: 
 
 
 async def test_claim_steps_are_signed_as_planned(world: World) -> None:
-    await world.anvil("ethereum").call_as(
-        world.chains["ethereum"].admin,
-        REWARDS_ETH,
-        "setAccrued(address,address,address,uint256)",
-        [world.wallet, world.chains["ethereum"].world.a_token("USDC"), WETH_ETH, 10**18],
-    )
+    a_usdc = world.chains["ethereum"].world.a_token("USDC")
+    await credit_rewards(world.anvil("ethereum"), REWARDS_ETH, world.wallet, a_usdc, WETH_ETH, 10**18)
     status, body = await plan(world, [{"action": "claim", "chain": "ethereum", "protocol": "aave"}])
     assert status == 200, body
     code, answer = await reencode(world, body["steps"][0], "1")
