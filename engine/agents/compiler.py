@@ -51,6 +51,7 @@ from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, t
 from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
+from engine.intents.wording import CHAT_FILLER
 
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
 _CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
@@ -222,7 +223,27 @@ def _drop_action(request: Request) -> str | None | Unwatchable:
     start = trailing.start("verb")
     stop = request.text.find(_SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
-    return scanner.mask(start, end).text.strip(" .,;!")
+    return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
+
+
+# An ask to be told after the action ("... swap 1 eth to usdc and ping me") belongs to the alert: the action
+# ends before it, and the alert reads it as its framing.
+_TELL_ME_AFTER = re.compile(
+    r"[\s,;]+(?:and|&|\+|then|and then)\s+(?:(?:ping|notify|tell|alert|text|dm|msg|message|warn|buzz|email)"
+    r"\s+me\b|let me know\b|lmk\b)"
+)
+
+
+def _action_end(text: str, start: int, end: int) -> int:
+    """Where a trailing follow-on action ends: before an ask to be told and before chat filler or emoji
+    at its end ("repay 200 dai pls 🙏"), so the action handed to the intent reader is only the action."""
+    tell = _TELL_ME_AFTER.search(text, start, end)
+    if tell is not None:
+        end = tell.start()
+    words = text[start:end].split(" ")
+    while len(words) > 1 and (not any(ch.isalnum() for ch in words[-1]) or words[-1] in CHAT_FILLER):
+        words.pop()
+    return start + len(" ".join(words))
 
 
 def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:

@@ -110,12 +110,14 @@ DISJUNCTION = re.compile(r"\bor\b")
 DISJUNCTION_ALLOWED = re.compile(
     r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b"
     r"|\b(?:at )?or (?:above|higher|below|lower)\b"
+    # "drops 15% or more": at least that size, one condition.
+    r"|\bor more\b"
 )
 
 # Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
 _ACTION_VERBS = (
-    r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
-    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
+    r"market sell|market buy|sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
+    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|add|"
     r"take (?:some )?profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
     r"move (?:it|them|my|everything|all)|buy more|buy the dip"
 )
@@ -123,12 +125,21 @@ _ACTION_VERBS = (
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
 # Words between a joiner and the verb ("and then also sell", "so i can bridge").
 _LEAD_IN = (
-    r"(?:(?:also|please|auto|automatically|immediately|go|i'll|i will|i want to|i wanna|i can|we can)\s+)*"
+    r"(?:(?:also|please|auto|automatically|immediately|go|i'll|i will|i want to|i wanna|i can|we can"
+    r"|i'm gonna|im gonna|i'm going to|gonna|i'd|i would)\s+)*"
 )
+# Someone saying what they will do next leads into an action with no joiner ("... 8 gwei i'll rebalance").
+_FIRST_PERSON = r"(?:i'll|i will|i want to|i wanna|i'm gonna|im gonna|i'm going to|i'd|i would)"
 TRAILING_ACTION = re.compile(
     r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|\bso(?:\s+that)?\b)\s*"
     + _LEAD_IN
-    + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm))\s+"
+    # Right after an amount and its unit ("20 percent market sell it", "8 gwei bridge").
+    + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm)|(?<=\dpercent)|(?<=\d\spercent)|(?<=pct)|(?<=gwei)"
+    + r"|(?<=bucks)|(?<=dollars)|(?<=\dusd)|(?<=\d\susd))\s+"
+    + _LEAD_IN
+    + r"|\s(?="
+    + _FIRST_PERSON
+    + r"\s)"
     + _LEAD_IN
     + r")(?P<verb>(?:"
     + _ACTION_VERBS
@@ -136,7 +147,10 @@ TRAILING_ACTION = re.compile(
     + _NOT_A_RATE
 )
 LEADING_ACTION = re.compile(
-    r"^(?:(?:hey|hi|yo|please|pls|plz|can you|could you)[\s,!]+)*(?:(?:auto|automatically)\s+)?"
+    # Chat openers before the action ("ok so sell half if ...", "bot: repay 200 dai if ...").
+    r"^(?:(?:hey|hi|hello|yo|ok|okay|so|gm|bot|quick|oi|please|pls|plz|can you|could you|team|all"
+    r"|i'll|i will|i want to|i wanna|i'm gonna|im gonna|gonna|i'd|i would)[\s,!:.-]+)*"
+    r"(?:(?:auto|automatically)\s+)?"
     r"(?P<verb>(?:"
     + _ACTION_VERBS
     + r"))\b"
@@ -160,20 +174,29 @@ PORTFOLIO = words(
     "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
     "my funds", "bag value", "bags value", "my total bag", "my total bags", "my total balance",
     "my account balance", "account balance", "my account value", "my crypto", "my crypto holdings",
+    # "whole"/"entire" say all of it, which a portfolio already is.
+    "my whole bag", "my whole bags", "my entire bag", "my entire bags", "my whole portfolio",
+    "my entire portfolio", "my entire holdings", "my whole balance", "my entire balance",
 )  # fmt: skip
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).
-MY_WALLET = words("my wallet", "my wallets", "my account", "my stack", "my whole wallet")
+MY_WALLET = words(
+    "my wallet", "my wallets", "my account", "my stack", "my whole wallet", "my entire wallet",
+    "my whole stack", "my entire stack",
+)  # fmt: skip
 RATIO_WORD = words("ratio")
 NEWS = words(
     "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"
 )
 
 # Time windows of portfolio moves.
+# A window may be led by "within" ("within a week"): the lead is part of the window phrase.
 WINDOW_DAY = words(
     "24h", "24 h", "24 hours", "24hrs", "24 hrs", "a day", "one day", "1 day", "1d", "today", "daily"
 )
 WINDOW_WEEK = words("7d", "7 days", "a week", "one week", "1 week", "1w", "this week", "weekly", "seven days")
+WINDOW_DAY = re.compile(r"(?:\bwithin\s+)?(?:" + WINDOW_DAY.pattern + ")")
+WINDOW_WEEK = re.compile(r"(?:\bwithin\s+)?(?:" + WINDOW_WEEK.pattern + ")")
 # "1m" is left out: in an amount it means a million.
 WINDOW_OTHER = re.compile(r"\b\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?|months?)\b")
 

@@ -97,6 +97,16 @@ _COURTESY = re.compile(
 )
 
 
+# A greeting that opens a chat message ("morning!", "hi team,", "hello hello,"): framing, dropped before
+# anything is read, and only at the start ("every morning" later is a schedule's cadence).
+_GREETING = re.compile(
+    r"^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|hi|hey|hello|yo|gm)"
+    r"(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?[\s!,.:;-]+)+"
+)
+# A cashtag ("$sol", "$ETH") is the ticker; a "$" before digits stays a dollar amount.
+_CASHTAG = re.compile(r"(?<![\w$])\$(?=[a-z][a-z0-9]*\b)")
+
+
 # A level with a trailing plus ("alert eth 3500+", "btc 70k+"): that level or above, read as "above <level>".
 _LEVEL_PLUS = re.compile(r"(?<![\w.$-])(?P<level>\$?\d+(?:\.\d+)?(?:k|m)?)\+(?![\w+%])")
 
@@ -133,6 +143,7 @@ def normalize(text: str) -> str:
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
     text = " ".join(HEART.sub(" ", _ARROW.sub(" then ", text.lower())).split())
+    text = _CASHTAG.sub("", _GREETING.sub("", text))
     text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
     text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
     text = _LEVEL_PLUS.sub(lambda m: f"above {m.group('level')}", text)
