@@ -221,6 +221,8 @@ def _drop_action(request: Request) -> str | None | Unwatchable:
     if trailing is None:
         return None
     start = trailing.start("verb")
+    if trailing.start() < start:
+        scanner.mask(trailing.start(), start)  # the joiner and the lead-in ("and then i'll")
     stop = request.text.find(_SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
     return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
