@@ -56,7 +56,7 @@ from engine.intents.wording import CHAT_FILLER
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
 _CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
 # Joins the original request and each answer; no rule reads across it.
-_SEPARATOR = " | "
+SEPARATOR = " | "
 _WATCHABLE = "prices, price ratios, gas, health factors, yields, portfolio value and schedules"
 
 
@@ -127,7 +127,7 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
                 "the request only answers a clarification; send the original request with the answer"
             )
         return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
-    raw = _SEPARATOR.join([" ".join(original.split()), *answers])
+    raw = SEPARATOR.join([" ".join(original.split()), *answers])
     request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
@@ -135,7 +135,7 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
     if unclear is not None:
         return Unwatchable(f'"{unclear}" may mean thousands or "ok"; write the number in full (such as 4000)')
     request.addresses = _take_addresses(request, raw)
-    dropped = _drop_action(request)
+    dropped = drop_action(request)
     if isinstance(dropped, Unwatchable):
         return dropped
     refusal = _refuse_unsafe_logic(request)
@@ -208,7 +208,7 @@ def _take_addresses(request: Request, raw: str) -> tuple[Address, ...]:
     return tuple(found)
 
 
-def _drop_action(request: Request) -> str | None | Unwatchable:
+def drop_action(request: Request) -> str | None | Unwatchable:
     """Consume a follow-on action ("... and then sell", "sell my eth when ..."); Phase A drops it."""
     scanner = request.scanner
     leading = LEADING_ACTION.search(scanner.remaining)
@@ -223,7 +223,7 @@ def _drop_action(request: Request) -> str | None | Unwatchable:
     start = trailing.start("verb")
     if trailing.start() < start:
         scanner.mask(trailing.start(), start)  # the joiner and the lead-in ("and then i'll")
-    stop = request.text.find(_SEPARATOR.strip(), start)
+    stop = request.text.find(SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
     return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
 
