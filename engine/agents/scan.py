@@ -100,8 +100,10 @@ _COURTESY = re.compile(
 # A greeting that opens a chat message ("morning!", "hi team,", "hello hello,"): framing, dropped before
 # anything is read, and only at the start ("every morning" later is a schedule's cadence).
 _GREETING = re.compile(
-    r"^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|greetings|hi|hey|hello|yo|gm)"
-    r"(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?[\s!,.:;-]+)+"
+    # A time of day greets only with "good" or a mark after it ("morning!"): "morning reminder" is a time.
+    r"^(?:(?:(?:good\s+(?:morning|afternoon|evening)|greetings|hi|hey|hello|yo|gm)"
+    r"(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?[\s!,.:;-]+)"
+    r"|(?:morning|afternoon|evening)(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?\s*[!,.:;-]+\s*)+"
 )
 # "+/-10%", "+-10%": a move either way, written as the one sign "±" (never "-10%", a move down).
 _PLUS_MINUS = re.compile(r"(?:\+\s?/\s?-|\+-|-\s?/\s?\+)\s?(?=\d)")

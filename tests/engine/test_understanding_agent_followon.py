@@ -32,9 +32,13 @@ def test_greetings_cashtags_and_quick_are_framing(text: str, expected: tuple[str
     assert _level(text) == expected
 
 
-def test_a_greeting_is_framing_only_where_it_opens_the_message() -> None:
-    result = compile_request("remind me every morning to check my positions", WALLETS)
-    assert isinstance(result, NeedsClarification)  # the daily cadence is still read, and its time confirmed
+@pytest.mark.parametrize(
+    "text", ["remind me every morning to check my positions", "morning reminder every day to check eth"]
+)
+def test_a_greeting_is_framing_only_where_it_opens_the_message(text: str) -> None:
+    # "morning" as a time (not opening the message, or with no mark after it) still asks its time.
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification)
     assert "12:00 UTC" in result.question
 
 
