@@ -138,6 +138,12 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
     dropped = drop_action(request)
     if isinstance(dropped, Unwatchable):
         return dropped
+    if dropped is not None and _ACTION_CONDITION.search(dropped):
+        # "buy if it drops again", "sell unless btc is down": a condition inside the action would go
+        # unwatched, so the request is refused rather than armed on half of it.
+        return Unwatchable(
+            f'the follow-on action "{dropped}" carries a condition of its own; create one agent per condition'
+        )
     refusal = _refuse_unsafe_logic(request)
     if refusal is not None:
         return refusal
@@ -206,6 +212,10 @@ def _take_addresses(request: Request, raw: str) -> tuple[Address, ...]:
         for span in request.scanner.take(re.compile(re.escape(address.lower()))):
             found.append(Address(span, address, evm))
     return tuple(found)
+
+
+# A condition word inside a follow-on action: a second condition, not part of the deed.
+_ACTION_CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless|except|as soon as|until)\b")
 
 
 def drop_action(request: Request) -> str | None | Unwatchable:

@@ -173,3 +173,15 @@ def test_follow_on_after_gas_with_first_person_lead_in() -> None:
 
 def test_an_action_hinting_a_side_still_does_not_give_one() -> None:
     assert isinstance(compile_request("quick: if eth hits 4k sell half", WALLETS), NeedsClarification)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if eth goes above 4000 swap 1 eth to usdc and if it goes above 5000 swap another",
+        "if eth drops below 3000 i'll buy unless btc is also down",
+    ],
+)
+def test_a_condition_inside_the_action_is_refused_not_left_unwatched(text: str) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Unwatchable) and "condition of its own" in result.reason
