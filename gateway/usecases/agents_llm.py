@@ -317,9 +317,14 @@ class LlmAgentCompiler:
                 missing = _ungrounded(fields, words, wallets)
                 if missing is not None:
                     name, value = missing
-                    return NeedsClarification.ask(
-                        f'The request does not say "{value}" for the {name.replace("_", " ")}. What should it be'
-                    )
+                    # Ends in "?" so that an answer line carries it and it is known as answered.
+                    field = name.replace("_", " ")
+                    question = f'The request does not say "{value}" for the {field}. What should it be?'
+                    if _question_key(question) in answered:
+                        raise LlmAgentAnswerInvalid(
+                            f"the answer asks again what the user answered: {question!r}"
+                        )
+                    return NeedsClarification.ask(question)
                 result = compile_request("\n\n".join([render(fields), *lines]), wallets)
                 if isinstance(result, NeedsClarification) and _question_key(result.question) in answered:
                     raise LlmAgentAnswerInvalid(

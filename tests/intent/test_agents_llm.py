@@ -180,3 +180,15 @@ async def test_a_window_the_words_do_not_name_is_asked(settings: Settings) -> No
     response = await answer(settings, [turn], "ping me if my portfolio moves 10% either way in a day")
     assert response.json()["status"] == "needs_clarification", response.text
     assert '"7d"' in response.json()["question"]
+
+
+async def test_a_grounding_question_the_user_answered_is_never_asked_again(settings: Settings) -> None:
+    # The model insists on a side against the words after the user answered: asked for once more, then
+    # the deterministic compiler reads the words and the answer.
+    question = 'The request does not say "above" for the direction. What should it be?'
+    request = f"tell me if eth drops below 3000\n\nClarification \u2014 {question}: below"
+    turns = [price(direction="above", threshold="3000"), price(direction="above", threshold="3000")]
+    response = await answer(settings, turns, request)
+    assert response.status_code == 201, response.text
+    assert response.json()["agent"]["condition"] == "below"
+    assert "deterministic reading" in response.json()["compile"]["note"]
