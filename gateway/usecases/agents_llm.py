@@ -158,9 +158,11 @@ class _Words:
     chains: frozenset[str]
     words: frozenset[str]
     windows: frozenset[str]
+    # The chain the deterministic compiler reads in the same words ("eth gas" is Ethereum's gas).
+    read_chains: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, text: str) -> _Words:
+    def of(cls, text: str, read_chain: str | None = None) -> _Words:
         normalized = normalize(text)
         scanner = Scanner(normalized)
         assets = frozenset(mention.asset.symbol for mention in scanner.take_assets())
@@ -169,14 +171,26 @@ class _Words:
         windows = frozenset(
             name for name, pattern in (("24h", WINDOW_DAY), ("7d", WINDOW_WEEK)) if pattern.search(normalized)
         )
-        return cls(normalized, numbers, assets, chains, frozenset(_WORD.findall(normalized)), windows)
+        read = frozenset({read_chain} if read_chain else ())
+        return cls(normalized, numbers, assets, chains, frozenset(_WORD.findall(normalized)), windows, read)
+
+
+def _chain_read(result: CompileResult) -> str | None:
+    """The chain of a compiled result (an agent's or its condition metric's), or None."""
+    if not isinstance(result, Compiled):
+        return None
+    chain = getattr(result.agent, "chain", None)
+    if chain is None and result.condition is not None:
+        chain = getattr(result.condition.metric, "chain", None)
+    return chain if isinstance(chain, str) else None
 
 
 def _ungrounded(fields: dict[str, Any], words: _Words, wallets: Sequence[str]) -> tuple[str, str] | None:
     """The first (field, value) of the answer that the words do not name, or None."""
     if "contradicted_direction" in fields:
         return "direction", fields["contradicted_direction"]
-    if "window" in fields and fields["window"] not in words.windows:
+    # 24h is the contract's default window: a model may state it where the words name none.
+    if "window" in fields and fields["window"] not in (words.windows or {"24h"}):
         return "window", fields["window"]
     for name in ("threshold", "percent"):
         if name in fields and Decimal(str(fields[name]).replace(",", "")) not in words.numbers:
@@ -184,7 +198,7 @@ def _ungrounded(fields: dict[str, Any], words: _Words, wallets: Sequence[str]) -
     for name in ("asset", "quote_asset"):
         if name in fields and str(fields[name]).upper() not in words.assets:
             return name, str(fields[name])
-    if "chain" in fields and str(fields["chain"]).lower() not in words.chains:
+    if "chain" in fields and str(fields["chain"]).lower() not in words.chains | words.read_chains:
         return "chain", str(fields["chain"])
     protocol = str(fields.get("protocol", "")).lower()
     if protocol:
@@ -301,7 +315,7 @@ class LlmAgentCompiler:
         original, labels = split_clarifications(text)
         lines = [match.group(0).strip() for match in _ANSWER_LINE.finditer(text)]
         answered = {_question_key(match.group("question")) for match in _ANSWER_LINE.finditer(text)}
-        words = _Words.of(" | ".join([original, *labels]))
+        words = _Words.of(" | ".join([original, *labels]), _chain_read(compile_request(text, wallets)))
         said = stated(text)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": _SYSTEM},

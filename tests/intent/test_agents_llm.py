@@ -192,3 +192,20 @@ async def test_a_grounding_question_the_user_answered_is_never_asked_again(setti
     assert response.status_code == 201, response.text
     assert response.json()["agent"]["condition"] == "below"
     assert "deterministic reading" in response.json()["compile"]["note"]
+
+
+async def test_a_chain_the_compiler_reads_in_the_words_is_grounded(settings: Settings) -> None:
+    # "eth gas" names no chain word, but the compiler reads it as Ethereum's gas: the same reading grounds it.
+    turn = tool_turn(
+        "submit_agent", {"kind": "gas", "direction": "below", "threshold": "8", "chain": "ethereum"}
+    )
+    response = await answer(settings, [turn], "if eth gas drops under 8 gwei then swap my dai to usdc")
+    assert response.status_code == 201, response.text
+    assert response.json()["compile"]["dropped_action"] == "swap my dai to usdc"
+
+
+async def test_the_default_window_may_be_stated_where_the_words_name_none(settings: Settings) -> None:
+    turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "20", "window": "24h"})
+    response = await answer(settings, [turn], "ping me when my wallet swings 20% either way")
+    assert response.status_code == 201, response.text
+    assert response.json()["agent"]["movement_window"] == "24h"
