@@ -56,6 +56,7 @@ ABOVE = words(
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
+    "to the upside",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -71,7 +72,7 @@ BELOW = words(
     "slips under", "slips below",
     # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
     *(f"{verb} through" for verb in _DOWN_MOTION),
-    "at or below", "or below", "or lower", "and below", "and under", "south of",
+    "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
 )  # fmt: skip
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")

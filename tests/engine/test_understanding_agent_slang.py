@@ -89,6 +89,7 @@ def test_nouns_of_slang_verbs_stay_the_portfolio() -> None:
         ("alert me whenever $link prints below 15", ("LINK", "below", Decimal(15))),
         ("greetings! lmk when bitcoin climbs past 90k", ("BTC", "above", Decimal(90000))),
         ("i'd like to know when eth is lower than 2.8k", ("ETH", "below", Decimal(2800))),
+        ("when eth breaks 4k to the upside", ("ETH", "above", Decimal(4000))),
     ],
 )
 def test_more_chat_levels(text: str, expected: tuple[str, str, Decimal]) -> None:
@@ -101,6 +102,7 @@ def test_more_chat_levels(text: str, expected: tuple[str, str, Decimal]) -> None
         ("lmk when $btc sheds twenty percent", ("below", Decimal(20))),
         ("when eth is dumping 10% tell me", ("below", Decimal(10))),
         ("btc pumping 8% lmk", ("above", Decimal(8))),
+        ("lmk if there's a 15% pump on sol", ("above", Decimal(15))),
     ],
 )
 def test_moves_under_way(text: str, expected: tuple[str, Decimal]) -> None:
