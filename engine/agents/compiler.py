@@ -224,6 +224,8 @@ def drop_action(request: Request) -> str | None | Unwatchable:
     leading = LEADING_ACTION.search(scanner.remaining)
     if leading is not None:
         start, end = leading.start("verb"), leading.start("cond")
+        if leading.start() < start:
+            scanner.mask(leading.start(), start)  # the openers ("planning to", "hiya, 🙂")
         clause = scanner.mask(start, end)
         request.action_assets = tuple(Scanner(clause.text).take_assets())
         return clause.text.strip()
@@ -241,8 +243,8 @@ def drop_action(request: Request) -> str | None | Unwatchable:
 # An ask to be told after the action ("... swap 1 eth to usdc and ping me") belongs to the alert: the action
 # ends before it, and the alert reads it as its framing.
 _TELL_ME_AFTER = re.compile(
-    r"[\s,;]+(?:and|&|\+|then|and then)\s+(?:(?:ping|notify|tell|alert|text|dm|msg|message|warn|buzz|email)"
-    r"\s+me\b|let me know\b|lmk\b)"
+    r"(?:\s*[,;]\s*|[\s,;]+(?:and|&|\+|then|and then)\s+)"
+    r"(?:(?:ping|notify|tell|alert|text|dm|msg|message|warn|buzz|email)\s+me\b|let me know\b|lmk\b)"
 )
 
 

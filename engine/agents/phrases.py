@@ -147,13 +147,20 @@ _FIRST_PERSON = (
 )
 # Words between a joiner and the verb ("and then also sell", "so i can bridge", "then i buy"); consumed with
 # the joiner, never handed on as part of the action.
+# Hedges and plans before the deed ("probably take profit", "planning to buy", "need to repay").
+_INTENDING = (
+    r"probably|prob|maybe|likely|definitely|def|just|would|should|could|need to|have to|gotta|wanna"
+    r"|planning to|plan to|thinking of|thinking about|ready to|going to"
+)
 _LEAD_IN = (
     r"(?:(?:also|please|auto|automatically|immediately|go|i can|we can|gonna|will|might|be|i|we|"
+    + _INTENDING
+    + "|"
     + _FIRST_PERSON[3:-1]
     + r")\s+)*"
 )
 TRAILING_ACTION = re.compile(
-    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|\bso(?:\s+that)?\b)\s*"
+    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|=|\bso(?:\s+that)?\b)\s*"
     + _LEAD_IN
     # Right after an amount and its unit ("20 percent market sell it", "8 gwei bridge").
     + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm)|(?<=\dpercent)|(?<=\d\spercent)|(?<=pct)|(?<=gwei)"
@@ -175,6 +182,7 @@ TRAILING_ACTION = re.compile(
 _OPENERS = sorted(
     CHAT_FILLER
     | {"quick", "team", "all", "everyone", "greetings", "can you", "could you", "auto", "automatically"}
+    | set(_INTENDING.split("|"))
     | set(_FIRST_PERSON[3:-1].split("|")),
     key=len,
     reverse=True,

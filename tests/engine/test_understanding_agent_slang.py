@@ -134,3 +134,23 @@ def test_portfolio_windows_with_their_lead(text: str, window: str) -> None:
 def test_a_window_with_a_number_the_kind_lacks_is_still_refused() -> None:
     result = compile_request("ping me if my portfolio moves 10% either way within 5 days", WALLETS)
     assert not isinstance(result, Compiled)  # 5 days is neither 24h nor 7d: never read as one of them
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("planning to buy if btc dips below 60k", "buy"),
+        ("i'm thinking of selling if eth pumps 20%", "selling"),
+        ("need to repay 500 usdc if my aave health on base drops below 1.3", "repay 500 usdc"),
+        ("if eth pumps 15% probably take profit", "take profit"),
+        ("if eth goes above 5k i'd probably sell", "sell"),
+        ("btc below 60k = buy more, ping me", "buy more"),
+        ("if eth is above 4k sell half, lmk", "sell half"),
+    ],
+)
+def test_hedged_and_planned_actions(text: str, action: str) -> None:
+    assert _compiled(text).dropped_action == action
+
+
+def test_an_equals_sign_before_an_alert_word_is_no_action() -> None:
+    assert _compiled("eth under 3k = alert").dropped_action is None
