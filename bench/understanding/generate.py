@@ -22,6 +22,7 @@ from bench.understanding.dev3_agent_templates import AGENT_TEMPLATES_DEV3
 from bench.understanding.dev3_templates import INTENT_TEMPLATES_DEV3
 from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMPLATES_DEV4
 from bench.understanding.dev5_agent_templates import AGENT_TEMPLATES_DEV5
+from bench.understanding.dev7_agent_templates import AGENT_TEMPLATES_DEV7
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -129,7 +130,14 @@ def generate() -> dict[str, list[Row]]:
     # dev5: /agents only (an empty intent file keeps it a split the benchmark lists), chat-app alerts for
     # the classes the held-out /agents misses fell in; drawn last so every set above stays byte-identical.
     rng = random.Random(SEED + 40)
-    return sets | named("dev5", [], draw(AGENT_TEMPLATES_DEV5, 400, 0, rng, used))
+    agents = draw(AGENT_TEMPLATES_DEV5, 400, 0, rng, used)
+    sets |= named("dev5", [], agents)
+    used |= {row["request"] for row in agents}
+    # dev7a: /agents only again, written for the fifth round (follow-on actions, portfolio moves either
+    # way, levels and moves in fresh chat phrasings) before the compiler changed; its intent file is empty
+    # (the /intent reader's own dev set is another's). Drawn last so every set above stays byte-identical.
+    rng = random.Random(SEED + 50)
+    return sets | named("dev7a", [], draw(AGENT_TEMPLATES_DEV7, 350, 0, rng, used))
 
 
 def main() -> None:

@@ -51,11 +51,12 @@ from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, t
 from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
+from engine.intents.wording import CHAT_FILLER
 
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
 _CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
 # Joins the original request and each answer; no rule reads across it.
-_SEPARATOR = " | "
+SEPARATOR = " | "
 _WATCHABLE = "prices, price ratios, gas, health factors, yields, portfolio value and schedules"
 
 
@@ -126,7 +127,7 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
                 "the request only answers a clarification; send the original request with the answer"
             )
         return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
-    raw = _SEPARATOR.join([" ".join(original.split()), *answers])
+    raw = SEPARATOR.join([" ".join(original.split()), *answers])
     request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
@@ -134,9 +135,15 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
     if unclear is not None:
         return Unwatchable(f'"{unclear}" may mean thousands or "ok"; write the number in full (such as 4000)')
     request.addresses = _take_addresses(request, raw)
-    dropped = _drop_action(request)
+    dropped = drop_action(request)
     if isinstance(dropped, Unwatchable):
         return dropped
+    if dropped is not None and _ACTION_CONDITION.search(dropped):
+        # "buy if it drops again", "sell unless btc is down": a condition inside the action would go
+        # unwatched, so the request is refused rather than armed on half of it.
+        return Unwatchable(
+            f'the follow-on action "{dropped}" carries a condition of its own; create one agent per condition'
+        )
     refusal = _refuse_unsafe_logic(request)
     if refusal is not None:
         return refusal
@@ -207,12 +214,18 @@ def _take_addresses(request: Request, raw: str) -> tuple[Address, ...]:
     return tuple(found)
 
 
-def _drop_action(request: Request) -> str | None | Unwatchable:
+# A condition word inside a follow-on action: a second condition, not part of the deed.
+_ACTION_CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless|except|as soon as|until)\b")
+
+
+def drop_action(request: Request) -> str | None | Unwatchable:
     """Consume a follow-on action ("... and then sell", "sell my eth when ..."); Phase A drops it."""
     scanner = request.scanner
     leading = LEADING_ACTION.search(scanner.remaining)
     if leading is not None:
         start, end = leading.start("verb"), leading.start("cond")
+        if leading.start() < start:
+            scanner.mask(leading.start(), start)  # the openers ("planning to", "hiya, 🙂")
         clause = scanner.mask(start, end)
         request.action_assets = tuple(Scanner(clause.text).take_assets())
         return clause.text.strip()
@@ -220,9 +233,31 @@ def _drop_action(request: Request) -> str | None | Unwatchable:
     if trailing is None:
         return None
     start = trailing.start("verb")
-    stop = request.text.find(_SEPARATOR.strip(), start)
+    if trailing.start() < start:
+        scanner.mask(trailing.start(), start)  # the joiner and the lead-in ("and then i'll")
+    stop = request.text.find(SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
-    return scanner.mask(start, end).text.strip(" .,;!")
+    return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
+
+
+# An ask to be told after the action ("... swap 1 eth to usdc and ping me") belongs to the alert: the action
+# ends before it, and the alert reads it as its framing.
+_TELL_ME_AFTER = re.compile(
+    r"(?:\s*[,;]\s*|[\s,;]+(?:and|&|\+|then|and then)\s+)"
+    r"(?:(?:ping|notify|tell|alert|text|dm|msg|message|warn|buzz|email)\s+me\b|let me know\b|lmk\b)"
+)
+
+
+def _action_end(text: str, start: int, end: int) -> int:
+    """Where a trailing follow-on action ends: before an ask to be told and before chat filler or emoji
+    at its end ("repay 200 dai pls 🙏"), so the action handed to the intent reader is only the action."""
+    tell = _TELL_ME_AFTER.search(text, start, end)
+    if tell is not None:
+        end = tell.start()
+    words = text[start:end].split(" ")
+    while len(words) > 1 and (not any(ch.isalnum() for ch in words[-1]) or words[-1] in CHAT_FILLER):
+        words.pop()
+    return start + len(" ".join(words))
 
 
 def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:

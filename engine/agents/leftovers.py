@@ -72,6 +72,7 @@ _FILLER_WORDS = """
     trading usd value valued wallet wallets want warn watch when whenever which will with worth would yes you
     also need needs text txt dm email
     oi oy gimme buzz shout msg i'll ill we'll
+    quick case i'd flag there's theres
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER

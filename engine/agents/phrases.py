@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.agents.scan import words
+from engine.intents.wording import CHAT_FILLER
 
 # Motion verbs people put before a level ("pushes above", "tanks below", "is back under"): the level word
 # after them says the side. A verb that says a direction only joins the level word of that side:
@@ -13,7 +14,7 @@ _EITHER_MOTION = """
     push pushes pushing pushed pop pops popping popped break breaks breaking broke goes go going went get
     gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
     creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
-    closed settle settles settling stay stays staying sit sits sitting is
+    closed settle settles settling stay stays staying sit sits sitting is print prints printing printed
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_MOTION = """
     rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
@@ -55,6 +56,7 @@ ABOVE = words(
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
+    "to the upside",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -70,7 +72,7 @@ BELOW = words(
     "slips under", "slips below",
     # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
     *(f"{verb} through" for verb in _DOWN_MOTION),
-    "at or below", "or below", "or lower", "and below", "and under", "south of",
+    "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
 )  # fmt: skip
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
@@ -88,6 +90,8 @@ UP = words(
     "higher", "rallies", "rally", "rips", "rip", "ripping", "soars", "soar", "soaring", "skyrockets",
     "rockets", "shoots up", "pumped", "jumped", "climbed", "rallied", "spiked", "surged", "mooned", "risen",
     "gained", "ripped", "soared",
+    # "is pumping 10%": the move under way, the same side.
+    "pumping", "jumping", "climbing", "surging", "spiking", "mooning", "rallying", "gaining", "rocketing",
 )  # fmt: skip
 DOWN = words(
     "down", "drops", "drop", "dropping", "dropped", "falls", "fall", "falling", "fell", "dumps", "dump",
@@ -96,6 +100,8 @@ DOWN = words(
     "depegs", "depeg", "depegging", "bleeds", "bleed", "bleeding", "craters", "crater", "tumbles",
     "tumble", "plummets", "plummet", "nosedives", "nosedive", "slumps", "slump", "nukes", "nuked",
     "dumped", "tanked", "crashed", "dipped", "sank", "slid", "plunged", "declined", "fallen", "lost",
+    "dumping", "tanking", "crashing", "dipping", "sinking", "sliding", "plunging", "tumbling", "slumping",
+    "cratering", "plummeting", "nosediving", "declining", "sheds", "shed", "shedding",
 )  # fmt: skip
 # A move of unstated direction or size.
 MOVE = words(
@@ -110,34 +116,82 @@ DISJUNCTION = re.compile(r"\bor\b")
 DISJUNCTION_ALLOWED = re.compile(
     r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b"
     r"|\b(?:at )?or (?:above|higher|below|lower)\b"
+    # "drops 15% or more": at least that size, one condition.
+    r"|\bor more\b"
 )
 
 # Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
 _ACTION_VERBS = (
-    r"sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|send|close|borrow|rebalance|claim|"
-    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|"
+    r"market sell|market buy|sell|buy|swap|bridge|repay|withdraw|deposit|stake|unstake|transfer|close|borrow|rebalance|claim|"
+    # "send me a notification", "send an alert" ask to be told: no action.
+    r"send(?!\s+(?:me|us|an?\s+(?:alert|notification|ping|message|msg|text|dm|email|push|note|reminder)\b"
+    r"|(?:alerts?|notifications?|pings?|messages?|reminders?)\b))|"
+    r"exit|convert|lend|supply|short|long|hedge|dca|ape|unwind|liquidate|top up|add collateral|add|"
     r"take (?:some )?profits?|tp|cash out|dump|rotate|flip|throw|get out|load up|yeet|grab|scoop|pay back|pay off|"
-    r"move (?:it|them|my|everything|all)|buy more|buy the dip"
+    r"move (?:it|them|my|everything|all)|buy more|buy the dip|"
+    # Trading slang for the same deeds ("trim", "scale out", "de-risk", "cop some", "take some off the table").
+    # Words that are also nouns ("my stack", "bag value") are verbs only with what they take.
+    r"trim|scale (?:out|in)|de-?risk|deleverage|stack (?:more|some|up)|cop (?:some|more|it)|"
+    r"bag (?:more|some|it)|ladder (?:in|out)|pay down|take (?:some |it |them )?off|"
+    r"buy back|go (?:to|into) (?:stables|stablecoins|cash|usdc|usdt|dai)|i'm out|im out|i want out|"
+    r"buying|selling|swapping|bridging|repaying|shorting|stacking"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
 # Words between a joiner and the verb ("and then also sell", "so i can bridge").
+# Someone saying what they will do next leads into an action with no joiner ("... 8 gwei i'll rebalance",
+# "... 10% imma buy", "... 100k time to take profits").
+_FIRST_PERSON = (
+    r"(?:i'll|ill|i will|i want to|i wanna|i'm gonna|im gonna|i'm going to|i'd|i would|imma|ima|we'll|we will"
+    r"|let's|lets|i might|i may|i should|i'm|im|time to|it's time to|its time to)"
+)
+# Words between a joiner and the verb ("and then also sell", "so i can bridge", "then i buy"); consumed with
+# the joiner, never handed on as part of the action.
+# Hedges and plans before the deed ("probably take profit", "planning to buy", "need to repay").
+_INTENDING = (
+    r"probably|prob|maybe|likely|definitely|def|just|would|should|could|need to|have to|gotta|wanna"
+    r"|planning to|plan to|thinking of|thinking about|ready to|going to"
+)
 _LEAD_IN = (
-    r"(?:(?:also|please|auto|automatically|immediately|go|i'll|i will|i want to|i wanna|i can|we can)\s+)*"
+    r"(?:(?:also|please|auto|automatically|immediately|go|i can|we can|gonna|will|might|be|i|we|"
+    + _INTENDING
+    + "|"
+    + _FIRST_PERSON[3:-1]
+    + r")\s+)*"
 )
 TRAILING_ACTION = re.compile(
-    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|\bso(?:\s+that)?\b)\s*"
+    r"(?:(?:\band then\b|\bthen\b|\band\b|,|;|:|\?|!|&|\+|=|\bso(?:\s+that)?\b)\s*"
     + _LEAD_IN
-    + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm))\s+"
+    # Right after an amount and its unit ("20 percent market sell it", "8 gwei bridge").
+    + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm)|(?<=\dpercent)|(?<=\d\spercent)|(?<=pct)|(?<=gwei)"
+    + r"|(?<=bucks)|(?<=dollars)|(?<=\dusd)|(?<=\d\susd)"
+    # ... or after the reference or window that ends a move ("drops 10% from here buy more").
+    + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek))\s+"
+    + _LEAD_IN
+    + r"|\s(?="
+    + _FIRST_PERSON
+    + r"\s)"
     + _LEAD_IN
     + r")(?P<verb>(?:"
     + _ACTION_VERBS
     + r"))\b"
     + _NOT_A_RATE
 )
+# Chat openers before a leading action ("ok so sell half if ...", "bot: repay 200 dai if ...", "hiya, 🙂 ape
+# in when ..."): the shared chat filler, asks, first-person lead-ins and emoji.
+_OPENERS = sorted(
+    CHAT_FILLER
+    | {"quick", "team", "all", "everyone", "greetings", "can you", "could you", "auto", "automatically"}
+    | set(_INTENDING.split("|"))
+    | set(_FIRST_PERSON[3:-1].split("|")),
+    key=len,
+    reverse=True,
+)
 LEADING_ACTION = re.compile(
-    r"^(?:(?:hey|hi|yo|please|pls|plz|can you|could you)[\s,!]+)*(?:(?:auto|automatically)\s+)?"
-    r"(?P<verb>(?:"
+    r"^\s*(?:(?:"
+    + "|".join(re.escape(word) for word in _OPENERS)
+    + r")(?![\w'])[\s,!:.;-]*|[^\w\s$]+\s*)*"
+    + r"(?P<verb>(?:"
     + _ACTION_VERBS
     + r"))\b"
     + _NOT_A_RATE
@@ -160,20 +214,55 @@ PORTFOLIO = words(
     "wallets value", "value of my wallet", "value of my wallets", "my balance", "my balances",
     "my funds", "bag value", "bags value", "my total bag", "my total bags", "my total balance",
     "my account balance", "account balance", "my account value", "my crypto", "my crypto holdings",
+    # "whole"/"entire" say all of it, which a portfolio already is.
+    "my whole bag", "my whole bags", "my entire bag", "my entire bags", "my whole portfolio",
+    "my entire portfolio", "my entire holdings", "my whole balance", "my entire balance",
+    # "my port" is chat for my portfolio.
+    "my port", "my whole port",
 )  # fmt: skip
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).
-MY_WALLET = words("my wallet", "my wallets", "my account", "my stack", "my whole wallet")
+MY_WALLET = words(
+    "my wallet", "my wallets", "my account", "my stack", "my whole wallet", "my entire wallet",
+    "my whole stack", "my entire stack",
+)  # fmt: skip
 RATIO_WORD = words("ratio")
 NEWS = words(
     "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"
 )
 
-# Time windows of portfolio moves.
-WINDOW_DAY = words(
-    "24h", "24 h", "24 hours", "24hrs", "24 hrs", "a day", "one day", "1 day", "1d", "today", "daily"
-)
-WINDOW_WEEK = words("7d", "7 days", "a week", "one week", "1 week", "1w", "this week", "weekly", "seven days")
+# Time windows of portfolio moves, with what leads into them ("within 24h", "over the last 24 hours", "in
+# a 24 hour window", "over the week"): the whole phrase is the window.
+_WINDOW_PREP = r"(?<![\w])(?:(?:within|over|in|during|for)\s+)?"
+_WINDOW_SPAN = r"(?:the\s+)?(?:(?:last|past|next)\s+)?"
+_WINDOW_TAIL = r"(?:\s+(?:period|window|span|stretch))?(?![\w])"
+
+
+def _window(count: str, unit: str, words_alone: str) -> re.Pattern[str]:
+    """ "<prep> the last 24 hours", "a 24h window", "one day", "the day", or a word alone ("daily")."""
+    return re.compile(
+        _WINDOW_PREP
+        + r"(?:"
+        + _WINDOW_SPAN
+        + r"(?:(?:a|one|1)\s+)?"
+        + count
+        + r"|"
+        + _WINDOW_SPAN
+        + r"(?:a|one|1)\s+"
+        + unit
+        + r"|the\s+(?:(?:last|past|next)\s+)?"
+        + unit
+        + r"|(?:last|past|next)\s+"
+        + unit
+        + r"|"
+        + words_alone
+        + r")"
+        + _WINDOW_TAIL
+    )
+
+
+WINDOW_DAY = _window(r"24\s*-?\s*(?:h|hrs?|hours?)", "day", r"1d|today|daily")
+WINDOW_WEEK = _window(r"(?:7|seven)\s*-?\s*(?:d|days?)", "week", r"1w|this\s+week|weekly")
 # "1m" is left out: in an amount it means a million.
 WINDOW_OTHER = re.compile(r"\b\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?|months?)\b")
 

@@ -8,6 +8,7 @@ stays a dropped action, with the reader's reason.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -16,7 +17,7 @@ from pydantic import ValidationError
 
 from engine.agents.errors import AgentValidationError, Issue, issues_from_validation_error
 from engine.agents.wallets import is_evm_address, is_solana_address
-from engine.intents import REQUIRED_FIELDS, Intent, IntentParser, IntentRequest, Wallet
+from engine.intents import REQUIRED_FIELDS, Intent, IntentParser, IntentRequest, IntentResponse, Wallet
 from engine.intents.prose import describe
 from engine.registry import Registry
 
@@ -89,16 +90,24 @@ def reader_wallets(wallets: Sequence[str], chain: str | None) -> tuple[Wallet, .
 
 
 def read_remedy(
-    parser: IntentParser, registry: Registry, action: str, wallets: Sequence[str], chain: str | None
+    parser: IntentParser,
+    registry: Registry,
+    action: str,
+    wallets: Sequence[str],
+    chain: str | None,
+    protocol: str | None = None,
 ) -> Remedy | NotPlannable:
     """Read a follow-on action ("repay 500 usdc") into a checked remedy, or say why it cannot be planned.
 
-    `chain` is the chain the agent watches (a health agent's market), used when the action names none.
+    `chain` is the chain the agent watches (a health agent's market), used when the action names none;
+    `protocol` the lending market a health agent watches, used for a lending action that names none.
     """
     readable = reader_wallets(wallets, chain)
     if not readable:
         return NotPlannable("none of the agent's wallets is an address the planner can use")
     answer = parser.parse(IntentRequest(prompt=action, wallets=readable))
+    if (answer.clarifications or not answer.intents) and protocol is not None:
+        answer = _in_market(parser, action, readable, protocol) or answer
     if answer.clarifications:
         questions = " ".join(c.question for c in answer.clarifications)
         return NotPlannable(f"the action needs more before it can be planned: {questions}")
@@ -110,6 +119,36 @@ def read_remedy(
     if problems:
         return NotPlannable("; ".join(issue.message for issue in problems))
     return Remedy(tuple(answer.intents), "request", summarize(answer.intents))
+
+
+# Lending actions a health alert's follow-on may take in the market it watches.
+_LENDING_ACTIONS: Final = frozenset({"repay", "deposit", "withdraw", "borrow"})
+# "add 0.5 eth as collateral", "put 500 usdc in as collateral": supplying to the lending market, where a
+# supplied asset is collateral.
+_AS_COLLATERAL: Final = re.compile(
+    r"^\s*(?:add|put|post|top up(?: with)?)\s+(?P<what>.+?)\s+(?:in\s+)?(?:as|to|for)\s+(?:more\s+|my\s+)?collateral\b",
+    re.IGNORECASE,
+)
+
+
+def _in_market(
+    parser: IntentParser, action: str, readable: tuple[Wallet, ...], protocol: str
+) -> IntentResponse | None:
+    """The action read in the market a health agent watches ("repay 200 dai" on its aave position), when
+    it names no protocol: kept only if every intent is a lending action in that market, never guessed for
+    a swap or a bridge."""
+    if re.search(r"\b(?:aave|spark|compound|morpho)\b", action, re.IGNORECASE):
+        return None
+    collateral = _AS_COLLATERAL.match(action)
+    text = f"deposit {collateral.group('what')}" if collateral is not None else action
+    answer = parser.parse(IntentRequest(prompt=f"{text} on {protocol}", wallets=readable))
+    if answer.clarifications or not answer.intents:
+        return None
+    if all(
+        i.action in _LENDING_ACTIONS and (i.protocol or "").casefold() == protocol for i in answer.intents
+    ):
+        return answer
+    return None
 
 
 def parse_typed_remedy(raw: object, registry: Registry, wallets: Sequence[str]) -> Remedy:

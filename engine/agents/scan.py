@@ -88,13 +88,27 @@ _COURTESY = re.compile(
     r"(?<=\s)(?:give me a heads[- ]up|heads[- ]up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
     r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
     r"keep an eye on|"
-    r"keep tabs on|"
+    r"keep tabs on|keep me posted|keep me updated|keep me in the loop|flag it|flag me|"
     # Chat asks to be told, some with a direction or a number word inside ("wake me up", "quick one").
     r"wake me(?: up)?|quick one|quick q|buzz me|give me a shout|gimme a shout|"
     r"(?:send|drop|shoot) me a (?:msg|message|text|dm|note|line|ping)|"
     + "|".join(re.escape(" ".join(phrase)) for phrase in sorted(POLITE_PHRASES, key=len, reverse=True))
     + r")(?=[\s,.!?:;])"
 )
+
+
+# A greeting that opens a chat message ("morning!", "hi team,", "hello hello,"): framing, dropped before
+# anything is read, and only at the start ("every morning" later is a schedule's cadence).
+_GREETING = re.compile(
+    # A time of day greets only with "good" or a mark after it ("morning!"): "morning reminder" is a time.
+    r"^(?:(?:(?:good\s+(?:morning|afternoon|evening)|greetings|hi|hey|hello|yo|gm)"
+    r"(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?[\s!,.:;-]+)"
+    r"|(?:morning|afternoon|evening)(?:\s+(?:team|all|everyone|folks|guys|there|gang|frens|fam))?\s*[!,.:;-]+\s*)+"
+)
+# "+/-10%", "+-10%": a move either way, written as the one sign "±" (never "-10%", a move down).
+_PLUS_MINUS = re.compile(r"(?:\+\s?/\s?-|\+-|-\s?/\s?\+)\s?(?=\d)")
+# A cashtag ("$sol", "$ETH") is the ticker; a "$" before digits stays a dollar amount.
+_CASHTAG = re.compile(r"(?<![\w$])\$(?=[a-z][a-z0-9]*\b)")
 
 
 # A level with a trailing plus ("alert eth 3500+", "btc 70k+"): that level or above, read as "above <level>".
@@ -133,6 +147,7 @@ def normalize(text: str) -> str:
     for old, new in _REPLACEMENTS.items():
         text = text.replace(old, new)
     text = " ".join(HEART.sub(" ", _ARROW.sub(" then ", text.lower())).split())
+    text = _PLUS_MINUS.sub("\u00b1", _CASHTAG.sub("", _GREETING.sub("", text)))
     text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
     text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
     text = _LEVEL_PLUS.sub(lambda m: f"above {m.group('level')}", text)

@@ -24,8 +24,10 @@ from typing import Any, Final, Literal
 
 from engine.agents import Compiled, NeedsClarification, compile_request
 from engine.agents.compiler import split_clarifications
+from engine.agents.phrases import WINDOW_DAY, WINDOW_WEEK
 from engine.agents.results import CompileResult
 from engine.agents.scan import Scanner, normalize
+from engine.agents.stated import Stated, stated
 from engine.agents.vocabulary import vocabulary
 from engine.numbers import json_float, json_int
 from gateway.usecases.errors import NotRunning
@@ -46,6 +48,7 @@ _KINDS: Final = (
     "health",
     "yield",
     "portfolio_value",
+    "portfolio_move",
     "schedule",
 )
 _DAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -71,6 +74,7 @@ _SCHEMA: Final[dict[str, Any]] = {
         "day_of_month": {"type": ["integer", "null"], "minimum": 1, "maximum": 31},
         "label": {"type": ["string", "null"], "description": "what a reminder is about, in the user's words"},
         "follow_on_action": {"type": ["string", "null"], "description": "an action after the condition"},
+        "window": {"enum": ["24h", "7d", None], "description": "the time window of a portfolio move"},
     },
 }
 _TOOLS: Final = [
@@ -87,7 +91,8 @@ _SYSTEM: Final = (
     "You turn a plain-English request for a crypto alert or reminder into one call to submit_agent. Kinds: "
     "price_level (an asset above/below a USD price), price_move (an asset up/down a percent), ratio (asset/"
     "quote_asset above/below), gas (gas price in gwei on a chain), health (a lending health factor), yield "
-    "(a pool's APY in percent), portfolio_value (the wallets' USD value), schedule (a reminder). Copy every "
+    "(a pool's APY in percent), portfolio_value (the wallets' USD value), portfolio_move (the wallets' value "
+    "moving a percent within 24h or 7d), schedule (a reminder). Copy every "
     "value from the request; write null for anything it does not say. Never invent an address, a number, a "
     "chain or a day."
 )
@@ -152,26 +157,48 @@ class _Words:
     assets: frozenset[str]
     chains: frozenset[str]
     words: frozenset[str]
+    windows: frozenset[str]
+    # The chain the deterministic compiler reads in the same words ("eth gas" is Ethereum's gas).
+    read_chains: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, text: str) -> _Words:
+    def of(cls, text: str, read_chain: str | None = None) -> _Words:
         normalized = normalize(text)
         scanner = Scanner(normalized)
         assets = frozenset(mention.asset.symbol for mention in scanner.take_assets())
         chains = frozenset(mention.chain for mention in Scanner(normalized).take_chains(bare=True))
         numbers = frozenset(number.value for number in Scanner(normalized).take_numbers())
-        return cls(normalized, numbers, assets, chains, frozenset(_WORD.findall(normalized)))
+        windows = frozenset(
+            name for name, pattern in (("24h", WINDOW_DAY), ("7d", WINDOW_WEEK)) if pattern.search(normalized)
+        )
+        read = frozenset({read_chain} if read_chain else ())
+        return cls(normalized, numbers, assets, chains, frozenset(_WORD.findall(normalized)), windows, read)
+
+
+def _chain_read(result: CompileResult) -> str | None:
+    """The chain of a compiled result (an agent's or its condition metric's), or None."""
+    if not isinstance(result, Compiled):
+        return None
+    chain = getattr(result.agent, "chain", None)
+    if chain is None and result.condition is not None:
+        chain = getattr(result.condition.metric, "chain", None)
+    return chain if isinstance(chain, str) else None
 
 
 def _ungrounded(fields: dict[str, Any], words: _Words, wallets: Sequence[str]) -> tuple[str, str] | None:
     """The first (field, value) of the answer that the words do not name, or None."""
+    if "contradicted_direction" in fields:
+        return "direction", fields["contradicted_direction"]
+    # 24h is the contract's default window: a model may state it where the words name none.
+    if "window" in fields and fields["window"] not in (words.windows or {"24h"}):
+        return "window", fields["window"]
     for name in ("threshold", "percent"):
         if name in fields and Decimal(str(fields[name]).replace(",", "")) not in words.numbers:
             return name, str(fields[name])
     for name in ("asset", "quote_asset"):
         if name in fields and str(fields[name]).upper() not in words.assets:
             return name, str(fields[name])
-    if "chain" in fields and str(fields["chain"]).lower() not in words.chains:
+    if "chain" in fields and str(fields["chain"]).lower() not in words.chains | words.read_chains:
         return "chain", str(fields["chain"])
     protocol = str(fields.get("protocol", "")).lower()
     if protocol:
@@ -194,6 +221,29 @@ def _ungrounded(fields: dict[str, Any], words: _Words, wallets: Sequence[str]) -
     return None
 
 
+def _as_stated(fields: dict[str, Any], said: Stated) -> dict[str, Any]:
+    """The answer held to what the words state, as the compiler reads them. A side is the words' side:
+    one the words do not state is left out (so the compiler asks it, with options that compile), one
+    they contradict stays and is asked about by the grounding check, and one the model left out is the
+    words' own. A follow-on action or a portfolio window the model left out is the words' own, so an
+    action the user asked for never vanishes."""
+    out = dict(fields)
+    side = next(iter(said.sides)) if len(said.sides) == 1 else None
+    if said.either_way and out["kind"] == "portfolio_move":
+        out["direction"] = "either"
+    elif out.get("direction") is None and side is not None:
+        out["direction"] = side
+    elif out.get("direction") is not None and side is None:
+        del out["direction"]  # no side, or both: the compiler asks
+    elif out.get("direction") is not None and out["direction"] != side:
+        out["contradicted_direction"] = out["direction"]
+    if "follow_on_action" not in out and said.action:
+        out["follow_on_action"] = said.action
+    if "window" not in out and len(said.windows) == 1:
+        out["window"] = next(iter(said.windows))
+    return out
+
+
 def _ordinals(words: _Words) -> frozenset[Decimal]:
     found = {Decimal(int(m.group(1))) for m in re.finditer(r"\b(\d{1,2})(?:st|nd|rd|th)\b", words.text)}
     return frozenset(found | ({Decimal(1)} if "first" in words.words else set()))
@@ -204,6 +254,8 @@ def render(fields: dict[str, Any]) -> str:
     so the compiler asks for it."""
     kind = fields["kind"]
     asset, direction = fields.get("asset", ""), fields.get("direction")
+    if direction == "either" and kind != "portfolio_move":
+        direction = None
     level = f"is {direction}" if direction else "hits"
     threshold = fields.get("threshold", "")
     chain = f" on {fields['chain']}" if fields.get("chain") else ""
@@ -222,6 +274,11 @@ def render(fields: dict[str, Any]) -> str:
         text = f"alert me when the {fields.get('protocol', '')} {asset} apy{chain} {level} {threshold}%"
     elif kind == "portfolio_value":
         text = f"alert me when my portfolio {level} {threshold}"
+    elif kind == "portfolio_move":
+        move = {"above": "rises", "below": "falls", "either": "moves"}.get(direction or "", "moves")
+        way = " either way" if direction == "either" else ""
+        window = {"24h": " in 24 hours", "7d": " in 7 days"}.get(fields.get("window") or "", "")
+        text = f"alert me when my portfolio {move} {fields.get('percent', '')}%{way}{window}"
     else:
         text = f"remind me {_cadence(fields)} to {fields.get('label', 'check')}"
     if fields.get("wallet"):
@@ -258,7 +315,8 @@ class LlmAgentCompiler:
         original, labels = split_clarifications(text)
         lines = [match.group(0).strip() for match in _ANSWER_LINE.finditer(text)]
         answered = {_question_key(match.group("question")) for match in _ANSWER_LINE.finditer(text)}
-        words = _Words.of(" | ".join([original, *labels]))
+        words = _Words.of(" | ".join([original, *labels]), _chain_read(compile_request(text, wallets)))
+        said = stated(text)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": _SYSTEM},
             {"role": "user", "content": text},
@@ -269,13 +327,18 @@ class LlmAgentCompiler:
             try:
                 if call is None:
                     raise LlmAgentAnswerInvalid("the model answered in prose instead of calling submit_agent")
-                fields = _checked_fields(call.arguments)
+                fields = _as_stated(_checked_fields(call.arguments), said)
                 missing = _ungrounded(fields, words, wallets)
                 if missing is not None:
                     name, value = missing
-                    return NeedsClarification.ask(
-                        f'The request does not say "{value}" for the {name.replace("_", " ")}. What should it be'
-                    )
+                    # Ends in "?" so that an answer line carries it and it is known as answered.
+                    field = name.replace("_", " ")
+                    question = f'The request does not say "{value}" for the {field}. What should it be?'
+                    if _question_key(question) in answered:
+                        raise LlmAgentAnswerInvalid(
+                            f"the answer asks again what the user answered: {question!r}"
+                        )
+                    return NeedsClarification.ask(question)
                 result = compile_request("\n\n".join([render(fields), *lines]), wallets)
                 if isinstance(result, NeedsClarification) and _question_key(result.question) in answered:
                     raise LlmAgentAnswerInvalid(

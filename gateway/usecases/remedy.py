@@ -15,7 +15,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any, Final
 
-from engine.agents import Compiled
+from engine.agents import Compiled, Condition, HealthAgentCreate, HealthFactorMetric
 from engine.agents.remedy import NotPlannable, Remedy, parse_typed_remedy, read_remedy, summarize
 from engine.agents.suggest import NoSuggestion, suggest_remedy
 from engine.agents.wallets import is_evm_address, is_solana_address
@@ -73,7 +73,17 @@ def remedy_from_action(compiled: Compiled, wallets: Sequence[str]) -> tuple[Comp
     chain = getattr(compiled.agent, "chain", None)
     if chain is None and compiled.condition is not None:
         chain = getattr(compiled.condition.metric, "chain", None)
-    found = read_remedy(parser, registry, action, wallets, chain if isinstance(chain, str) else None)
+    # A health agent watches one lending market: a lending action that names none means that one.
+    protocol: str | None = None
+    if isinstance(compiled.agent, HealthAgentCreate):
+        protocol = compiled.agent.protocol
+    elif isinstance(compiled.condition, Condition) and isinstance(
+        compiled.condition.metric, HealthFactorMetric
+    ):
+        protocol = compiled.condition.metric.protocol
+    found = read_remedy(
+        parser, registry, action, wallets, chain if isinstance(chain, str) else None, protocol
+    )
     if isinstance(found, NotPlannable):
         note = (
             f'The follow-on action "{action}" cannot be planned ({found.reason}); this agent stays notify-only. '

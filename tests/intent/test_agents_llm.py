@@ -111,3 +111,101 @@ async def test_the_model_backend_without_a_model_endpoint_is_503(settings: Setti
     assert response.status_code == 503
     assert response.json()["error"] == "service_not_configured"
     assert "agent model" in response.json()["friendly_message"]
+
+
+async def answer(settings: Settings, turns: list[Turn], request: str) -> httpx.Response:
+    """The service's answer to one request, the model replying with `turns`."""
+    async with agents_app(settings, turns) as (app, _), app.client() as client:
+        return await post(client, request)
+
+
+async def test_a_side_the_words_do_not_state_is_asked_with_options_never_armed(settings: Settings) -> None:
+    # "sell half" hints at a top, but the words name no side: the model's "above" is not theirs.
+    turns = [price(direction="above", threshold="4000", follow_on_action="sell half")]
+    response = await answer(settings, turns, "if eth hits 4k sell half")
+    assert response.status_code == 200, response.text
+    reply = response.json()
+    assert reply["status"] == "needs_clarification"
+    assert reply["question"] == ABOVE_QUESTION
+    assert [option["label"] for option in reply["options"]] == ["Above $4,000", "Below $4,000"]
+
+
+async def test_an_action_word_is_no_side(settings: Settings) -> None:
+    turns = [price(direction="below", threshold="4000", follow_on_action="dump it")]
+    response = await answer(settings, turns, "if eth hits 4k dump it")
+    assert response.json()["status"] == "needs_clarification", response.text
+
+
+async def test_a_side_against_the_words_is_asked_about(settings: Settings) -> None:
+    turns = [price(direction="above", threshold="3000")]
+    response = await answer(settings, turns, "tell me if eth drops below 3000")
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "needs_clarification"
+    assert '"above"' in response.json()["question"]
+
+
+async def test_a_follow_on_action_the_model_left_out_is_still_carried(settings: Settings) -> None:
+    turn = tool_turn(
+        "submit_agent", {"kind": "price_move", "asset": "ETH", "direction": "above", "percent": "10"}
+    )
+    response = await answer(settings, [turn], "if eth pumps 10% take profit")
+    assert response.status_code == 201, response.text
+    reply = response.json()
+    assert reply["agent"]["condition"] == "above"
+    assert reply["compile"]["dropped_action"] == "take profit"
+
+
+async def test_a_portfolio_move_either_way_with_its_window(settings: Settings) -> None:
+    turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "10"})
+    response = await answer(settings, [turn], "ping me if my whole bag moves 10% either way over a week")
+    assert response.status_code == 201, response.text
+    agent = response.json()["agent"]
+    assert (agent["kind"], Decimal(str(agent["threshold"])), agent["movement_window"]) == (
+        "portfolio",
+        10,
+        "7d",
+    )
+
+
+async def test_a_one_sided_portfolio_move_is_asked_whatever_the_model_says(settings: Settings) -> None:
+    turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "10", "window": "24h"})
+    response = await answer(settings, [turn], "tell me if my portfolio drops 10% in a day")
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "needs_clarification"
+    assert "either direction" in response.json()["question"]
+
+
+async def test_a_window_the_words_do_not_name_is_asked(settings: Settings) -> None:
+    turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "10", "window": "7d"})
+    response = await answer(settings, [turn], "ping me if my portfolio moves 10% either way in a day")
+    assert response.json()["status"] == "needs_clarification", response.text
+    assert '"7d"' in response.json()["question"]
+
+
+async def test_a_grounding_question_the_user_answered_is_never_asked_again(settings: Settings) -> None:
+    # The model insists on a side against the words after the user answered: asked for once more, then
+    # the deterministic compiler reads the words and the answer.
+    question = 'The request does not say "above" for the direction. What should it be?'
+    request = f"tell me if eth drops below 3000\n\nClarification \u2014 {question}: below"
+    turns = [price(direction="above", threshold="3000"), price(direction="above", threshold="3000")]
+    response = await answer(settings, turns, request)
+    assert response.status_code == 201, response.text
+    assert response.json()["agent"]["condition"] == "below"
+    assert "deterministic reading" in response.json()["compile"]["note"]
+
+
+async def test_a_chain_the_compiler_reads_in_the_words_is_grounded(settings: Settings) -> None:
+    # "eth gas" names no chain word, but the compiler reads it as Ethereum's gas: the same reading grounds it.
+    turn = tool_turn(
+        "submit_agent", {"kind": "gas", "direction": "below", "threshold": "8", "chain": "ethereum"}
+    )
+    response = await answer(settings, [turn], "if eth gas drops under 8 gwei then swap my dai to usdc")
+    assert response.status_code == 201, response.text
+    assert response.json()["compile"]["dropped_action"] == "swap my dai to usdc"
+
+
+async def test_the_default_window_may_be_stated_where_the_words_name_none(settings: Settings) -> None:
+    turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "20", "window": "24h"})
+    response = await answer(settings, [turn], "ping me when my wallet swings 20% either way")
+    assert response.status_code == 201, response.text
+    assert response.json()["agent"]["movement_window"] == "24h"

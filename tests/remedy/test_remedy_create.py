@@ -143,3 +143,23 @@ async def test_the_builder_writes_an_outage_into_the_event_and_delivery_goes_ahe
     assert remedy["status"] == "not_buildable" and remedy["plan"] is None
     assert remedy["reason"].startswith("the plan could not be built when the agent fired")
     assert remedy["intents"] == [{**REPAY, "amount": 500}]
+
+
+async def test_a_health_agents_lending_action_is_read_in_the_market_it_watches(settings: Settings) -> None:
+    body = {
+        "request": "ok so repay 200 dai if my aave health on ethereum drops below 1.5 pls",
+        "wallets": [EVM],
+    }
+    async with serving(settings) as (_, client):
+        response = await post_agent(client, body)
+    assert response.status_code == 201, response.text
+    compiled = response.json()["compile"]
+    assert "dropped_action" not in compiled
+    (intent,) = compiled["remedy"]["intents"]
+    assert intent == {
+        "action": "repay",
+        "asset": "DAI",
+        "protocol": "aave",
+        "chain": "ethereum",
+        "amount": 200,
+    }
