@@ -12,21 +12,8 @@ import trio
 from storage import Database
 from storage import agents as store
 from storage.evaluation import check_memory
-from tests.watchers.support import MINUTE_MS, Market, Wall, create, stored_events, tenant
+from tests.watchers.support import MINUTE_MS, POOL, Market, Wall, create, stored_events, tenant, yield_agent
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, PriceWatcher
-
-POOL = "747c1d2a-c668-4682-b9f9-296708a3dd90"
-
-
-def yield_agent(**fields: object) -> dict[str, object]:
-    return {
-        "kind": "yield",
-        "pool_id": POOL,
-        "protocol": "aave-v3",
-        "chain": "ethereum",
-        "asset": "USDC",
-        **fields,
-    }
 
 
 def scheduler(db: Database, market: Market, http, wall: Wall) -> AgentScheduler:

@@ -1,0 +1,150 @@
+"""bench/kinds: the production pass of the level kinds beside price (yield, aave-health, condition), what
+`intentgate serve` runs for them, over 100,000 stored agents of a kind, on the embedded SQLite store or on
+PostgreSQL (--database-url), with the pass that ran them before as the baseline in the same run.
+
+For each kind the agents are written first (in a child process, so its memory is not counted), each
+already checked once, as a restarted service finds them; 100 tenants with one webhook endpoint each, so
+every trigger queues one delivery. Upstreams answer in their real shapes over in-process transports
+(bench/_kinds_worlds.py): DefiLlama's pool list, JSON-RPC Multicall3 for Aave health factors, CoinGecko's
+prices. Then, on one store:
+
+1. the level watcher (`LevelWatcher.run_once`) starts: its first pass claims every shard, loads every
+   agent and checks it from its stored state (nothing crossed, nothing written): the restart figure, and
+   the resident set with every agent held;
+2. steady passes alternate an "up" tick (one agent per source fires: states, events and deliveries
+   written; 0.1 % of the agents) and a "down" tick (the same agents re-arm: states written);
+3. baseline, same run: the row-lease pass these kinds ran before (`AgentScheduler.run_once`: lease due
+   rows in batches of 500, read each as a whole agent, write every checked row), one up tick over the same
+   agents.
+
+Machine load (1-minute average) is printed with each figure.
+
+    python -m bench.kinds [--kind yield|aave-health|condition] [--agents 100000] [--passes 4] [--database-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import sqlalchemy as sa
+import trio
+
+from bench._kinds_worlds import INTERVAL_MS, World, world_of
+from bench._watchers_store import START_MS, insert_agents, seed, store
+from bench.watchers import _load, _peak_mb, _rss_mb
+from gateway.service import tune_gc_for_serving
+from storage import Database, sqlalchemy_url
+from storage.schema import tenants
+from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings
+from watchers.evaluation.level_watch import LevelWatcher
+
+KINDS = ("yield", "aave-health", "condition")
+
+
+def seed_kind(db: Database, world: World, count: int) -> None:
+    """The tenants and their endpoints (bench/_watchers_store), then `count` agents of the world's kind."""
+    seed(db, 0, 0)
+    ids = db.transaction(
+        lambda conn: list(conn.execute(sa.select(tenants.c.id).order_by(tenants.c.id)).scalars())
+    )
+    insert_agents(db, world.rows(count, ids))
+
+
+async def production(db: Database, world: World, args: argparse.Namespace) -> None:
+    wall = [START_MS + INTERVAL_MS]
+    world.tick(False)
+    async with httpx.AsyncClient(transport=world.transport, timeout=None) as http:
+        reader = world.reader(http)
+        leases = LeaseSettings(owner="bench-a", lease_s=900)
+        watcher = LevelWatcher(world.kind, db, reader, lambda: wall[0], leases, CheckSettings())
+        rss_start = _rss_mb()
+        started = time.perf_counter()
+        first = await watcher.run_once()
+        load_s = time.perf_counter() - started
+        rss_held, peak = _rss_mb(), _peak_mb()
+        print(
+            f"[{world.kind}] agents held: {len(watcher.held):,} over {len(watcher.held.sources):,} sources; {_load()}"
+        )
+        print(
+            f"[{world.kind}] restart: first pass loaded and checked them in {load_s:.2f} s ({first} written)"
+        )
+        print(
+            f"[{world.kind}] resident with every agent held: {rss_held:,.0f} MB now, {peak:,.0f} MB peak (at start {rss_start:.0f} MB)"
+        )
+        ups: list[float] = []
+        downs: list[float] = []
+        written: list[int] = []
+        for n in range(args.passes):
+            wall[0] += INTERVAL_MS
+            world.tick(n % 2 == 0)
+            started = time.perf_counter()
+            written.append(await watcher.run_once())
+            (ups if n % 2 == 0 else downs).append((time.perf_counter() - started) * 1000)
+            await db.checkpoint()  # between passes, as the price watcher does
+        print(
+            f"[{world.kind}] steady pass, up tick ({written[0]:,} fired: states, events, deliveries;"
+            f" median of {len(ups)}): {statistics.median(ups):.1f} ms"
+        )
+        print(
+            f"[{world.kind}] steady pass, down tick ({written[1]:,} re-armed; median of {len(downs)}): {statistics.median(downs):.1f} ms"
+        )
+        print(f"[{world.kind}]   all passes (ms): {', '.join(f'{t:.1f}' for t in ups + downs)}; {_load()}")
+        # Baseline: the row-lease scheduler these kinds ran on, over the same agents (all due now).
+        wall[0] += INTERVAL_MS
+        world.tick(True)
+        before = AgentScheduler(db, reader, lambda: wall[0], LeaseSettings("bench-b", 900), CheckSettings())
+        started = time.perf_counter()
+        count = await before.run_once()
+        before_s = time.perf_counter() - started
+        print(
+            f"[{world.kind}] baseline: the row-lease pass before (AgentScheduler.run_once, up tick,"
+            f" {count:,} rows written): {before_s:.2f} s; {_load()}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--kind", choices=KINDS, action="append", help="default: every kind")
+    parser.add_argument("--agents", type=int, default=100_000)
+    parser.add_argument("--passes", type=int, default=4, help="steady passes (half up, half down)")
+    parser.add_argument("--database-url", default=None, help="postgresql://... (default: SQLite file)")
+    parser.add_argument("--seed-into", nargs=2, metavar=("DATA_DIR", "SCHEMA"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    kinds = args.kind or list(KINDS)
+    if args.seed_into:
+        data_dir, schema = args.seed_into
+        db = Database(sqlalchemy_url(args.database_url, Path(data_dir)), schema=schema or None)
+        seed_kind(db, world_of(kinds[0], args.agents), args.agents)
+        db.dispose()
+        return
+    tune_gc_for_serving()  # as `intentgate serve` does before its watchers start
+    print(
+        f"store: {'PostgreSQL' if args.database_url else 'SQLite'}; {args.agents:,} agents per kind; {_load()}"
+    )
+    for kind in kinds:
+        with tempfile.TemporaryDirectory() as tmp, store(args.database_url, Path(tmp)) as schema:
+            started = time.perf_counter()
+            command = [sys.executable, "-m", "bench.kinds", "--kind", kind, "--agents", str(args.agents)]
+            command += ["--seed-into", tmp, schema or ""]
+            if args.database_url:
+                command += ["--database-url", args.database_url]
+            subprocess.run(command, check=True)
+            print(
+                f"[{kind}] stored {args.agents:,} agents in {time.perf_counter() - started:.0f} s (not timed)"
+            )
+            db = Database(sqlalchemy_url(args.database_url, Path(tmp)), schema=schema)
+            try:
+                trio.run(production, db, world_of(kind, args.agents), args)
+            finally:
+                db.dispose()
+
+
+if __name__ == "__main__":
+    main()
