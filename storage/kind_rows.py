@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from storage.agents import ACTIVE
+from storage.agents import ACTIVE, Agent, agent_from_row
+from storage.bulk import select_in
 from storage.evaluation import agent_checks
 from storage.schema import agents
 
@@ -70,3 +71,11 @@ def kind_changed_since(conn: Connection, kind: str, since: int) -> list[KindRow]
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
     query = _select().where(agents.c.kind == kind, agents.c.updated_at >= since)
     return [KindRow(*row) for row in conn.execute(query)]
+
+
+def agents_with_ids(conn: Connection, ids: Sequence[str]) -> list[Agent]:
+    """The whole stored agents with these ids (those that still exist; last_checked_at as stored), the id
+    list as one parameter (storage.bulk): a pass reads the agents it fires to render their events."""
+    if not ids:
+        return []
+    return [agent_from_row(row) for row in select_in(conn, "SELECT * FROM agents", "id", ids)]

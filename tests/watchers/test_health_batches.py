@@ -10,6 +10,7 @@ import pytest
 from eth_abi import decode, encode
 from eth_utils import to_checksum_address
 
+from bench._aave_rpc import encode_results, inner_calls
 from engine.encoders import aave_get_user_account_data, decode_aave_user_account_data
 from watchers.evaluation.readings import WAD, account_data_call, health_factor
 from watchers.upstreams.multicall import (
@@ -78,3 +79,14 @@ def test_the_account_data_call_and_health_factor_are_the_encoders_own() -> None:
     assert health_factor(returned[:-1]) is None
     with pytest.raises(ValueError):
         account_data_call("0x1234")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bench_nodes_encodings_are_the_abis(seed: int) -> None:
+    calls = _calls(seed)
+    assert inner_calls(encode_aggregate3(calls)[4:]) == [call.data for call in calls]
+    rng = random.Random(seed)
+    results = [
+        (rng.random() < 0.7, rng.randbytes(rng.choice((0, 5, 32, 192)))) for _ in range(rng.randint(0, 20))
+    ]
+    assert encode_results(results) == encode(["(bool,bytes)[]"], [results])

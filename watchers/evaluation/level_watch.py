@@ -25,8 +25,8 @@ from engine.agents import EdgeState, step
 from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
-from storage.kind_rows import KindRow, kind_changed_since, load_kind_shards
-from storage.passes import agents_by_id, write_held
+from storage.kind_rows import KindRow, agents_with_ids, kind_changed_since, load_kind_shards
+from storage.passes import write_held
 from storage.shards import deleted_since, release_shards, shard_of, sync_shards
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held_levels import MAX_FAILURES, MET, NOT_MET, HeldLevels
@@ -151,35 +151,37 @@ class LevelWatcher:
         self, due: list[int], measured: dict[int, tuple[Decimal | None, str | None]], now: int
     ) -> tuple[list[Outcome], list[_Firing], list[_Degrading]]:
         """Step every due slot with its source's value: the outcomes to write as they are, the crossings
-        to fire and the agents to degrade (both need their stored agent for the event)."""
+        to fire and the agents to degrade (both need their stored agent for the event). The loop runs
+        over every held agent each pass, so the common case (read, state unchanged) touches the fewest
+        columns."""
         held, outcomes, firing, degrading = self.held, [], [], []
         degraded_after = self.checks.degraded_after
+        source, threshold, above, state_of = held.source, held.threshold, held.above, held.state
+        marked, failures, next_due, interval = held.marked, held.failures, held.due, held.interval
         for slot in due:
-            held.due[slot] = now + held.interval[slot]
-            value, reason = measured[held.source[slot]]
+            next_due[slot] = now + interval[slot]
+            value, reason = measured[source[slot]]
+            if value is not None:
+                met = value >= threshold[slot] if above[slot] else value <= threshold[slot]
+                state = MET if met else NOT_MET
+                if state == state_of[slot] and not marked[slot] and not failures[slot]:
+                    continue  # the common case: nothing changed, nothing written
             if reason is not None:
-                failures = held.failures[slot] = min(held.failures[slot] + 1, MAX_FAILURES)
-                if failures >= degraded_after and not held.degraded[slot]:
-                    degrading.append((slot, reason, failures))
+                count = failures[slot] = min(failures[slot] + 1, MAX_FAILURES)
+                if count >= degraded_after and not held.degraded[slot]:
+                    degrading.append((slot, reason, count))
                 continue
-            held.failures[slot] = 0
+            failures[slot] = 0
             held.degraded[slot] = 0
-            if value is None:
-                # No decision (a ratio with nothing to measure): not a failure, the state stays.
-                if held.marked[slot]:
+            if value is None or state == state_of[slot]:
+                # No decision (a ratio with nothing to measure) or no change: only the check memory clears.
+                if marked[slot]:
                     outcomes.append(self._outcome(slot, now, None))
-                    held.marked[slot] = 0
+                    marked[slot] = 0
                 continue
-            met = value >= held.threshold[slot] if held.above[slot] else value <= held.threshold[slot]
-            state = MET if met else NOT_MET
-            previous = held.state[slot]
-            if previous == state:
-                if held.marked[slot]:
-                    outcomes.append(self._outcome(slot, now, None))  # only the check memory clears
-                    held.marked[slot] = 0
-                continue
-            held.state[slot] = state
-            held.marked[slot] = 0
+            previous = state_of[slot]
+            state_of[slot] = state
+            marked[slot] = 0
             text = level_state_json(value, met)
             if previous == NOT_MET and met:
                 firing.append((slot, value, text))
@@ -205,7 +207,7 @@ class LevelWatcher:
             return []
         held = self.held
         ids = [held.ids[slot] for slot, _, _ in firing] + [held.ids[slot] for slot, _, _ in degrading]
-        agents = {agent.id: agent for agent in await self.db.read(agents_by_id, ids)}
+        agents = {agent.id: agent for agent in await self.db.read(agents_with_ids, ids)}
         outcomes = []
         for slot, value, text in firing:
             agent = agents.get(held.ids[slot])
