@@ -204,6 +204,22 @@ def condition_world() -> World:
     return World("condition", rows, tick, reader, httpx.MockTransport(replay.handler))
 
 
+MINUTE_MS = 60_000
+
+
+def schedule_rows(agents: int, tenants: list[str]) -> Iterator[dict[str, Any]]:
+    """Daily UTC schedules spread over the day's 1,440 minutes (about 70 a minute at 100,000), each due at
+    its next fire time after START_MS, as the API stores them."""
+    for n in range(agents):
+        minute = n % 1440
+        fields = {"cadence": "daily", "hour": minute // 60, "minute": minute % 60, "timezone": "UTC"}
+        agent_id = new_agent_id(StorageType.REMINDER)
+        row = _row(agent_id, tenants[n % len(tenants)], "schedule", fields, Decimal(0), False)
+        row |= {"type": "reminder", "cadence": "daily", "edge_state": None, "last_checked_at": None}
+        row["next_check_at"] = START_MS + (minute or 1440) * MINUTE_MS
+        yield row
+
+
 def world_of(kind: str, agents: int) -> World:
     if kind == "yield":
         return yield_world()

@@ -1,4 +1,4 @@
-"""bench/kinds: the production pass of the level kinds beside price (yield, aave-health, condition), what
+"""bench/kinds: the production pass of the kinds beside price (yield, aave-health, condition, schedule), what
 `intentgate serve` runs for them, over 100,000 stored agents of a kind, on the embedded SQLite store or on
 PostgreSQL (--database-url), with the pass that ran them before as the baseline in the same run.
 
@@ -17,9 +17,13 @@ prices. Then, on one store:
    rows in batches of 500, read each as a whole agent, write every checked row), one up tick over the same
    agents.
 
+Schedules (`ScheduleWatcher.run_once`, every 15 s) are daily schedules spread over the day's minutes: the
+restart poll, a poll at a new minute (about 70 fire at 100,000) and one with nothing due, and the old
+pass at a new minute as the baseline.
+
 Machine load (1-minute average) is printed with each figure.
 
-    python -m bench.kinds [--kind yield|aave-health|condition] [--agents 100000] [--passes 4] [--database-url URL]
+    python -m bench.kinds [--kind yield|aave-health|condition|schedule] [--agents 100000] [--passes 4] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -36,25 +40,73 @@ import httpx
 import sqlalchemy as sa
 import trio
 
-from bench._kinds_worlds import INTERVAL_MS, World, world_of
+from bench._kinds_worlds import INTERVAL_MS, World, schedule_rows, world_of
 from bench._watchers_store import START_MS, insert_agents, seed, store
 from bench.watchers import _load, _peak_mb, _rss_mb
+from engine.registry import load_registry
 from gateway.service import tune_gc_for_serving
 from storage import Database, sqlalchemy_url
 from storage.schema import tenants
-from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings
+from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, MarketReader
 from watchers.evaluation.level_watch import LevelWatcher
+from watchers.evaluation.schedule_watch import SCHEDULE_KIND, ScheduleWatcher
 
-KINDS = ("yield", "aave-health", "condition")
+KINDS = ("yield", "aave-health", "condition", SCHEDULE_KIND)
 
 
-def seed_kind(db: Database, world: World, count: int) -> None:
-    """The tenants and their endpoints (bench/_watchers_store), then `count` agents of the world's kind."""
+def seed_kind(db: Database, kind: str, count: int) -> None:
+    """The tenants and their endpoints (bench/_watchers_store), then `count` agents of `kind`."""
     seed(db, 0, 0)
     ids = db.transaction(
         lambda conn: list(conn.execute(sa.select(tenants.c.id).order_by(tenants.c.id)).scalars())
     )
-    insert_agents(db, world.rows(count, ids))
+    rows = schedule_rows(count, ids) if kind == SCHEDULE_KIND else world_of(kind, count).rows(count, ids)
+    insert_agents(db, rows)
+
+
+async def schedules(db: Database, args: argparse.Namespace) -> None:
+    """The schedule watcher's polls (every 15 s) over daily schedules spread over the day: a poll in a
+    minute whose schedules already fired (nothing due), and a poll at a new minute (its ~70 fire)."""
+    wall = [START_MS + 30_000]
+    reader = MarketReader(load_registry())
+    watcher = ScheduleWatcher(db, reader, lambda: wall[0], LeaseSettings("bench-a", 900), CheckSettings())
+    rss_start = _rss_mb()
+    started = time.perf_counter()
+    await watcher.run_once()
+    load_s = time.perf_counter() - started
+    print(f"[schedule] agents held: {len(watcher.held):,}; {_load()}")
+    print(f"[schedule] restart: first poll loaded them in {load_s:.2f} s")
+    print(
+        f"[schedule] resident with every agent held: {_rss_mb():,.0f} MB now, {_peak_mb():,.0f} MB peak (at start {rss_start:.0f} MB)"
+    )
+    firing: list[float] = []
+    quiet: list[float] = []
+    fired: list[int] = []
+    for _ in range(args.passes):
+        wall[0] += 30_000  # a new minute: its schedules are due
+        started = time.perf_counter()
+        fired.append(await watcher.run_once())
+        firing.append((time.perf_counter() - started) * 1000)
+        wall[0] += 15_000  # the same minute: nothing due
+        started = time.perf_counter()
+        await watcher.run_once()
+        quiet.append((time.perf_counter() - started) * 1000)
+        wall[0] += 15_000
+        await db.checkpoint()
+    print(
+        f"[schedule] poll with a minute's schedules due ({fired[0]} fired: next times, events, deliveries; median of {len(firing)}): {statistics.median(firing):.1f} ms"
+    )
+    print(
+        f"[schedule] poll with nothing due (median of {len(quiet)}): {statistics.median(quiet):.1f} ms; {_load()}"
+    )
+    wall[0] += 30_000
+    before = AgentScheduler(db, reader, lambda: wall[0], LeaseSettings("bench-b", 900), CheckSettings())
+    started = time.perf_counter()
+    count = await before.run_once()
+    print(
+        f"[schedule] baseline: the row-lease pass before at a new minute (AgentScheduler.run_once, {count} fired):"
+        f" {(time.perf_counter() - started) * 1000:.1f} ms; {_load()}"
+    )
 
 
 async def production(db: Database, world: World, args: argparse.Namespace) -> None:
@@ -121,7 +173,7 @@ def main() -> None:
     if args.seed_into:
         data_dir, schema = args.seed_into
         db = Database(sqlalchemy_url(args.database_url, Path(data_dir)), schema=schema or None)
-        seed_kind(db, world_of(kinds[0], args.agents), args.agents)
+        seed_kind(db, kinds[0], args.agents)
         db.dispose()
         return
     tune_gc_for_serving()  # as `intentgate serve` does before its watchers start
@@ -141,7 +193,10 @@ def main() -> None:
             )
             db = Database(sqlalchemy_url(args.database_url, Path(tmp)), schema=schema)
             try:
-                trio.run(production, db, world_of(kind, args.agents), args)
+                if kind == SCHEDULE_KIND:
+                    trio.run(schedules, db, args)
+                else:
+                    trio.run(production, db, world_of(kind, args.agents), args)
             finally:
                 db.dispose()
 

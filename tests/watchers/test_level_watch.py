@@ -273,4 +273,61 @@ def test_the_runner_holds_each_level_kind_by_shard_and_the_scheduler_leaves_it(k
     watchers = Watchers(Database("sqlite://"), load_registry(), None, httpx.AsyncClient(), config, lambda: 0)
     assert kind in {w.kind for w in watchers.levels}
     assert kind in watchers.scheduler.skipped
-    assert "portfolio" not in watchers.scheduler.skipped and "schedule" not in watchers.scheduler.skipped
+    assert "schedule" in watchers.scheduler.skipped and watchers.schedules.kind == "schedule"
+    assert "portfolio" not in watchers.scheduler.skipped
+
+
+@pytest.mark.parametrize("kind", ["aave-health", "condition"])
+async def test_replicas_share_and_take_over_health_and_condition_agents(
+    database: Database, kind: str
+) -> None:
+    """The takeover of test_two_replicas_share_the_shards_and_one_takes_over_a_dead_ones_share, for the
+    kinds read from a chain (one health factor per wallet) and from a condition's metric."""
+    wall, node, market = (
+        Wall(),
+        AaveNode(),
+        Market(prices={"ethereum": Decimal("200"), "bitcoin": Decimal("1000")}),
+    )
+    tenant_id = tenant(database)
+    levels = [Decimal("1.1") + Decimal(i) / 100 for i in range(60)]  # health: fires at or below
+    agents = []
+    for i, level in enumerate(levels):
+        if kind == "aave-health":
+            wallet = f"0x{i + 1:040x}"
+            node.health[wallet] = Decimal(2)
+            body = {
+                "kind": "health",
+                "protocol": "aave",
+                "chain": "base",
+                "threshold": str(level),
+                "target_wallet": wallet,
+            }
+            agents.append(create(database, tenant_id, body, wall.now))
+        else:  # ETH/BTC at 0.2; each fires when the ratio falls to its level (0.110 to 0.169)
+            request = f"alert me when the ETH/BTC ratio falls below {level / 10}"
+            agents.append(create_plain(database, tenant_id, request, wall.now))
+    async with httpx.AsyncClient(transport=node.transport()) as chain_http, market.client() as http:
+        if kind == "aave-health":
+            reader = MarketReader(
+                load_registry(), chains=ChainClients({"base": "https://rpc.test"}, http=chain_http)
+            )
+        else:
+            reader = market.reader(http)
+        a, b = watcher(database, reader, wall, "a", kind), watcher(database, reader, wall, "b", kind)
+        for _ in range(3):
+            await a.run_once()
+            await b.run_once()
+            wall.now += 5 * MINUTE_MS
+        assert len(a.held) + len(b.held) == 60 and 0 < len(a.held) < 60
+        # a dies without handing over; the value falls to 1.4 (health) or 0.14 (ratio) while its leases run.
+        node.health = dict.fromkeys(node.health, Decimal("1.4"))
+        market.prices["ethereum"] = Decimal("140")
+        await b.run_once()
+        wall.now += LEASE_S * 1000
+        await b.run_once()
+        assert len(b.shards) == SHARDS and len(b.held) == 60
+        wall.now += 5 * MINUTE_MS
+        await b.run_once()
+    fired = [e.agent_id for e in stored_events(database) if e.type == "agent.triggered"]
+    expected = {agent.id for agent, level in zip(agents, levels, strict=True) if level >= Decimal("1.4")}
+    assert len(expected) == 30 and sorted(fired) == sorted(expected)

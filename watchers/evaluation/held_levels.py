@@ -32,6 +32,8 @@ LEVEL_KINDS = ("yield", "aave-health", "spark-health", "condition")
 
 # Edge state per slot: no baseline yet, baseline not met, baseline met.
 NO_BASELINE, NOT_MET, MET = 0, 1, 2
+# The source number of an agent that measures nothing (a schedule).
+NO_SOURCE = 0
 # Failure counts saturate here (a byte); degraded_after is far below it.
 MAX_FAILURES = 255
 _HUNDRED = Decimal(100)
@@ -48,6 +50,12 @@ class Source:
     def measure(self, readings: Readings) -> tuple[Decimal | None, str | None]:
         """(value, None), (None, None) when there is no decision (a ratio with no measurable value), or
         (None, why) when an input could not be read: the check failed."""
+        if self.metric is None:  # one input, the common case (a health source per wallet): one lookup
+            key = self.inputs[0]
+            value = readings.values.get(key)
+            if value is None or key in readings.failures:
+                return None, readings.failures.get(key, "no value was read")
+            return value, None
         failed = [
             readings.failures.get(key, "no value was read")
             for key in self.inputs
@@ -55,8 +63,6 @@ class Source:
         ]
         if failed:
             return None, "; ".join(dict.fromkeys(failed))
-        if self.metric is None:
-            return readings.values[self.inputs[0]], None
         # A metric's inputs are market inputs only (never a typed portfolio's holdings).
         values: dict[Any, Decimal] = {key: readings.values[key] for key in self.inputs}
         return self.metric.measure(values), None
@@ -145,7 +151,15 @@ class HeldLevels:
     def add(self, row: KindRow, interval_ms: int) -> int:
         """Hold the agent of `row` (replacing it when held), due at its stored next_check_at and then every
         `interval_ms`; returns its slot. Raises UnreadableAgent."""
-        number, above, threshold = self._read(row)
+        return self._put(row, self._read(row), interval_ms)
+
+    def add_timed(self, row: KindRow) -> int:
+        """Hold an agent checked by its due time alone (a schedule, which measures nothing): due at its
+        stored next_check_at, the level columns unused; returns its slot."""
+        return self._put(row, (NO_SOURCE, False, _HUNDRED), 0)
+
+    def _put(self, row: KindRow, rule: tuple[int, bool, Decimal], interval_ms: int) -> int:
+        number, above, threshold = rule
         self.drop(row.id)
         ints = (row.updated_at, row.next_check_at, interval_ms, shard_of(row.id), number)
         columns = (self.updated_at, self.due, self.interval, self.shard, self.source)

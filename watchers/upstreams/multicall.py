@@ -32,7 +32,7 @@ ALLOWANCE_SELECTOR = function_signature_to_4byte_selector("allowance(address,add
 DEFAULT_CHUNK = 500
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Call3:
     """One call inside aggregate3."""
 
@@ -41,7 +41,7 @@ class Call3:
     allow_failure: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallResult:
     """One result of aggregate3: whether the inner call succeeded and what it returned (or reverted with)."""
 
@@ -51,6 +51,9 @@ class CallResult:
 
 def _word(value: int) -> bytes:
     return value.to_bytes(32, "big")
+
+
+_PAD12, _TRUE, _FALSE, _WORD96 = bytes(12), _word(1), _word(0), _word(96)
 
 
 def encode_aggregate3(calls: Sequence[Call3]) -> bytes:
@@ -65,47 +68,41 @@ def encode_aggregate3(calls: Sequence[Call3]) -> bytes:
         if len(target) != 20:
             raise ValueError(f"call target {call.target!r} is not a 20-byte address")
         padding = -len(call.data) % 32
-        body = b"".join(
-            (
-                bytes(12) + target,
-                _word(1 if call.allow_failure else 0),
-                _word(96),  # the bytes follow the tuple's three head words
-                _word(len(call.data)),
-                call.data,
-                bytes(padding),
-            )
-        )
+        flag = _TRUE if call.allow_failure else _FALSE
+        # The bytes follow the tuple's three head words (offset 96).
+        body = b"".join((_PAD12, target, flag, _WORD96, _word(len(call.data)), call.data, bytes(padding)))
         heads.append(_word(offset))
         bodies.append(body)
         offset += len(body)
     return AGGREGATE3_SELECTOR + _word(32) + _word(len(calls)) + b"".join(heads) + b"".join(bodies)
 
 
-def _read_word(data: bytes, at: int) -> int:
-    if at < 0 or at + 32 > len(data):
-        raise ValueError("aggregate3 return data is cut short")
-    return int.from_bytes(data[at : at + 32], "big")
-
-
 def decode_aggregate3(data: bytes) -> list[CallResult]:
     """Decode aggregate3's return data, (bool,bytes)[], into CallResults (read directly, as
     encode_aggregate3 writes; raises ValueError on data that does not decode)."""
-    start = _read_word(data, 0)
-    count = _read_word(data, start)
+    size = len(data)
+
+    def word(at: int) -> int:
+        if at < 0 or at + 32 > size:
+            raise ValueError("aggregate3 return data is cut short")
+        return int.from_bytes(data[at : at + 32], "big")
+
+    start = word(0)
+    count = word(start)
     base = start + 32
-    if count > len(data) // 32:
+    if count > size // 32:
         raise ValueError("aggregate3 return data is cut short")
     results = []
     for index in range(count):
-        tuple_at = base + _read_word(data, base + 32 * index)
-        success = _read_word(data, tuple_at)
+        tuple_at = base + word(base + 32 * index)
+        success = word(tuple_at)
         if success > 1:
             raise ValueError("aggregate3 success flag is not a bool")
-        bytes_at = tuple_at + _read_word(data, tuple_at + 32)
-        length = _read_word(data, bytes_at)
-        if bytes_at + 32 + length > len(data):
+        bytes_at = tuple_at + word(tuple_at + 32)
+        end = bytes_at + 32 + word(bytes_at)
+        if end > size:
             raise ValueError("aggregate3 return data is cut short")
-        results.append(CallResult(bool(success), data[bytes_at + 32 : bytes_at + 32 + length]))
+        results.append(CallResult(success == 1, data[bytes_at + 32 : end]))
     return results
 
 
