@@ -1,4 +1,4 @@
-"""bench/kinds: the production pass of the kinds beside price (yield, aave-health, condition, schedule), what
+"""bench/kinds: the production pass of the kinds beside price (yield, aave-health, condition; schedule), what
 `intentgate serve` runs for them, over 100,000 stored agents of a kind, on the embedded SQLite store or on
 PostgreSQL (--database-url), with the pass that ran them before as the baseline in the same run.
 
@@ -17,9 +17,9 @@ prices. Then, on one store:
    rows in batches of 500, read each as a whole agent, write every checked row), one up tick over the same
    agents.
 
-Schedules (`ScheduleWatcher.run_once`, every 15 s) are daily schedules spread over the day's minutes: the
-restart poll, a poll at a new minute (about 70 fire at 100,000) and one with nothing due, and the old
-pass at a new minute as the baseline.
+Schedules stay on the row-lease pass, which reads only the due rows (docs/decisions.md, Agents): its poll
+over daily schedules spread over the day's minutes, at a new minute (about 70 fire at 100,000) and with
+nothing due.
 
 Machine load (1-minute average) is printed with each figure.
 
@@ -49,8 +49,8 @@ from storage import Database, sqlalchemy_url
 from storage.schema import tenants
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, MarketReader
 from watchers.evaluation.level_watch import LevelWatcher
-from watchers.evaluation.schedule_watch import SCHEDULE_KIND, ScheduleWatcher
 
+SCHEDULE_KIND = "schedule"
 KINDS = ("yield", "aave-health", "condition", SCHEDULE_KIND)
 
 
@@ -65,47 +65,31 @@ def seed_kind(db: Database, kind: str, count: int) -> None:
 
 
 async def schedules(db: Database, args: argparse.Namespace) -> None:
-    """The schedule watcher's polls (every 15 s) over daily schedules spread over the day: a poll in a
-    minute whose schedules already fired (nothing due), and a poll at a new minute (its ~70 fire)."""
+    """The pass schedules run on (`AgentScheduler.run_once`, every 15 s) over daily schedules spread over
+    the day: a poll at a new minute (its ~70 fire) and one in a minute whose schedules already fired."""
     wall = [START_MS + 30_000]
     reader = MarketReader(load_registry())
-    watcher = ScheduleWatcher(db, reader, lambda: wall[0], LeaseSettings("bench-a", 900), CheckSettings())
-    rss_start = _rss_mb()
-    started = time.perf_counter()
-    await watcher.run_once()
-    load_s = time.perf_counter() - started
-    print(f"[schedule] agents held: {len(watcher.held):,}; {_load()}")
-    print(f"[schedule] restart: first poll loaded them in {load_s:.2f} s")
-    print(
-        f"[schedule] resident with every agent held: {_rss_mb():,.0f} MB now, {_peak_mb():,.0f} MB peak (at start {rss_start:.0f} MB)"
-    )
+    scheduler = AgentScheduler(db, reader, lambda: wall[0], LeaseSettings("bench-a", 900), CheckSettings())
     firing: list[float] = []
     quiet: list[float] = []
     fired: list[int] = []
     for _ in range(args.passes):
         wall[0] += 30_000  # a new minute: its schedules are due
         started = time.perf_counter()
-        fired.append(await watcher.run_once())
+        fired.append(await scheduler.run_once())
         firing.append((time.perf_counter() - started) * 1000)
         wall[0] += 15_000  # the same minute: nothing due
         started = time.perf_counter()
-        await watcher.run_once()
+        await scheduler.run_once()
         quiet.append((time.perf_counter() - started) * 1000)
         wall[0] += 15_000
         await db.checkpoint()
     print(
-        f"[schedule] poll with a minute's schedules due ({fired[0]} fired: next times, events, deliveries; median of {len(firing)}): {statistics.median(firing):.1f} ms"
+        f"[schedule] poll with a minute's schedules due ({fired[0]} fired: next times, events, deliveries;"
+        f" median of {len(firing)}): {statistics.median(firing):.1f} ms"
     )
     print(
         f"[schedule] poll with nothing due (median of {len(quiet)}): {statistics.median(quiet):.1f} ms; {_load()}"
-    )
-    wall[0] += 30_000
-    before = AgentScheduler(db, reader, lambda: wall[0], LeaseSettings("bench-b", 900), CheckSettings())
-    started = time.perf_counter()
-    count = await before.run_once()
-    print(
-        f"[schedule] baseline: the row-lease pass before at a new minute (AgentScheduler.run_once, {count} fired):"
-        f" {(time.perf_counter() - started) * 1000:.1f} ms; {_load()}"
     )
 
 

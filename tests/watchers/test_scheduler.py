@@ -1,5 +1,5 @@
 """The lease scheduler: yield agents crossing and re-arming, schedules firing at their wall-clock time across
-DST (there and in the schedule watcher), degraded after failed checks, and the watchers running on trio's virtual clock."""
+DST, degraded after failed checks, and the watchers running on trio's virtual clock."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 
-import pytest
 import trio
 
 from storage import Database
@@ -15,19 +14,10 @@ from storage import agents as store
 from storage.evaluation import check_memory
 from tests.watchers.support import MINUTE_MS, POOL, Market, Wall, create, stored_events, tenant, yield_agent
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, PriceWatcher
-from watchers.evaluation.schedule_watch import ScheduleWatcher
 
 
 def scheduler(db: Database, market: Market, http, wall: Wall) -> AgentScheduler:
     return AgentScheduler(db, market.reader(http), wall, LeaseSettings(owner="w1"), CheckSettings())
-
-
-def schedule_watcher(db: Database, market: Market, http, wall: Wall) -> ScheduleWatcher:
-    return ScheduleWatcher(db, market.reader(http), wall, LeaseSettings(owner="w1"), CheckSettings())
-
-
-# Schedules fire the same whichever runs them: the row-lease scheduler or the shard-holding watcher.
-EITHER = pytest.mark.parametrize("make", [scheduler, schedule_watcher])
 
 
 def ms(text: str) -> int:
@@ -81,10 +71,7 @@ def check_memory_of(db: Database, agent_id: str) -> tuple[int, bool]:
     return memory.failures, memory.degraded
 
 
-@EITHER
-async def test_schedule_fires_at_local_time_across_the_spring_forward_change(
-    database: Database, make
-) -> None:
+async def test_schedule_fires_at_local_time_across_the_spring_forward_change(database: Database) -> None:
     # New York springs forward on 2026-03-08: 02:30 local does not exist that day, it fires at 03:00 EDT.
     wall = Wall(now=ms("2026-03-06T12:00:00+00:00"))
     body = {"kind": "schedule", "cadence": "daily", "hour": 2, "minute": 30, "timezone": "America/New_York"}
@@ -94,7 +81,7 @@ async def test_schedule_fires_at_local_time_across_the_spring_forward_change(
     market = Market()
     fired_at = []
     async with market.client() as http:
-        s = make(database, market, http, wall)
+        s = scheduler(database, market, http, wall)
         for _ in range(4 * 24 * 4):  # four days in 15-minute polls
             wall.now += 15 * MINUTE_MS
             if await s.run_once():
@@ -111,8 +98,7 @@ async def test_schedule_fires_at_local_time_across_the_spring_forward_change(
     assert stored is not None and stored.next_check_at == ms("2026-03-11T02:30:00-04:00")
 
 
-@EITHER
-async def test_schedule_fires_once_on_the_fall_back_day(database: Database, make) -> None:
+async def test_schedule_fires_once_on_the_fall_back_day(database: Database) -> None:
     # New York falls back on 2026-11-01: 01:30 happens twice; the schedule fires at the first one only.
     wall = Wall(now=ms("2026-10-31T12:00:00+00:00"))
     body = {"kind": "schedule", "cadence": "daily", "hour": 1, "minute": 30, "timezone": "America/New_York"}
@@ -120,7 +106,7 @@ async def test_schedule_fires_once_on_the_fall_back_day(database: Database, make
     market = Market()
     fired_at = []
     async with market.client() as http:
-        s = make(database, market, http, wall)
+        s = scheduler(database, market, http, wall)
         for _ in range(2 * 24 * 4):
             wall.now += 15 * MINUTE_MS
             if await s.run_once():

@@ -32,8 +32,6 @@ LEVEL_KINDS = ("yield", "aave-health", "spark-health", "condition")
 
 # Edge state per slot: no baseline yet, baseline not met, baseline met.
 NO_BASELINE, NOT_MET, MET = 0, 1, 2
-# The source number of an agent that measures nothing (a schedule).
-NO_SOURCE = 0
 # Failure counts saturate here (a byte); degraded_after is far below it.
 MAX_FAILURES = 255
 _HUNDRED = Decimal(100)
@@ -151,15 +149,7 @@ class HeldLevels:
     def add(self, row: KindRow, interval_ms: int) -> int:
         """Hold the agent of `row` (replacing it when held), due at its stored next_check_at and then every
         `interval_ms`; returns its slot. Raises UnreadableAgent."""
-        return self._put(row, self._read(row), interval_ms)
-
-    def add_timed(self, row: KindRow) -> int:
-        """Hold an agent checked by its due time alone (a schedule, which measures nothing): due at its
-        stored next_check_at, the level columns unused; returns its slot."""
-        return self._put(row, (NO_SOURCE, False, _HUNDRED), 0)
-
-    def _put(self, row: KindRow, rule: tuple[int, bool, Decimal], interval_ms: int) -> int:
-        number, above, threshold = rule
+        number, above, threshold = self._read(row)
         self.drop(row.id)
         ints = (row.updated_at, row.next_check_at, interval_ms, shard_of(row.id), number)
         columns = (self.updated_at, self.due, self.interval, self.shard, self.source)

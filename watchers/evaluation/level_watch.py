@@ -76,11 +76,6 @@ class LevelWatcher:
         self.synced_at = 0
         self.passes = 0
 
-    def period_s(self) -> float:
-        """Seconds between passes: the market interval (a level agent is checked about every 5 minutes,
-        or at its slower cadence)."""
-        return self.checks.market_interval_s
-
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
         try:
@@ -92,7 +87,7 @@ class LevelWatcher:
                         "agent checks skipped: storage unavailable",
                         extra={"kind": self.kind, "error": str(exc)},
                     )
-                await trio.sleep(self.period_s())
+                await trio.sleep(self.checks.market_interval_s)
         finally:
             # Hand the shards over at once rather than after the lease runs out.
             with trio.CancelScope(shield=True), trio.move_on_after(5):

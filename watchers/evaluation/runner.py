@@ -1,7 +1,7 @@
 """The watcher nursery: the price watcher, a level watcher per level kind (yield, aave-health,
-spark-health, condition), the schedule watcher, the lease scheduler of the kind left (portfolio) and,
-when configured, the upstream ticker stream feeding the price cache, run together under `intentgate
-serve` (roles workers and all). Every kind but portfolio is held by shard."""
+spark-health, condition), the lease scheduler of the kinds left (portfolio, schedule) and, when
+configured, the upstream ticker stream feeding the price cache, run together under `intentgate serve`
+(roles workers and all)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from watchers.evaluation.held_levels import LEVEL_KINDS
 from watchers.evaluation.level_watch import level_watchers
 from watchers.evaluation.price_watch import PriceWatcher
 from watchers.evaluation.readings import MarketReader
-from watchers.evaluation.schedule_watch import SCHEDULE_KIND, ScheduleWatcher
 from watchers.evaluation.scheduler import AgentScheduler, EventsRecorded, LeaseSettings
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.price_cache import PriceCache
@@ -79,15 +78,8 @@ class Watchers:
         self.levels = level_watchers(
             LEVEL_KINDS, db, self.reader, wall_ms, config.leases, config.checks, on_recorded
         )
-        self.schedules = ScheduleWatcher(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
         self.scheduler = AgentScheduler(
-            db,
-            self.reader,
-            wall_ms,
-            config.leases,
-            config.checks,
-            on_recorded,
-            held_elsewhere=(*LEVEL_KINDS, SCHEDULE_KIND),
+            db, self.reader, wall_ms, config.leases, config.checks, on_recorded, held_elsewhere=LEVEL_KINDS
         )
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -97,6 +89,5 @@ class Watchers:
             await nursery.start(self.prices.run)
             for watcher in self.levels:
                 await nursery.start(watcher.run)
-            await nursery.start(self.schedules.run)
             await nursery.start(self.scheduler.run)
             task_status.started()

@@ -1,5 +1,5 @@
-"""The lease loop of the kinds no watcher holds by shard (portfolio in the runner; any kind it is not
-told another watcher holds): take due agents in batches, read their inputs together, check each, and write the outcomes
+"""The lease loop of the kinds no watcher holds by shard (portfolio and schedule in the runner; any kind
+it is not told another watcher holds): take due agents in batches, read their inputs together, check each, and write the outcomes
 (with their events and outbox rows) under the lease."""
 
 from __future__ import annotations
