@@ -16,6 +16,7 @@ from engine.registry import load_registry
 from storage import Database
 from storage import agents as store
 from storage.evaluation import check_memory
+from storage.events import Event
 from storage.shards import SHARDS
 from tests.watchers.support import (
     MINUTE_MS,
@@ -63,6 +64,22 @@ async def test_yield_agent_fires_on_each_crossing_and_only_changes_are_written(d
     assert fired[0].trigger["headline"].endswith("now 5.2%")
     stored = database.transaction(store.get_agent, tenant_id, agent.id)
     assert stored is not None and stored.last_checked_at == wall.now - 5 * MINUTE_MS  # the shard's stamp
+
+
+async def test_the_events_of_a_committed_pass_are_published(database: Database) -> None:
+    market, wall = Market(apys={POOL: Decimal("4")}), Wall()
+    create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
+    published: list[Event] = []
+    async with market.client() as http:
+        leases = LeaseSettings(owner="a", lease_s=LEASE_S)
+        w = LevelWatcher(
+            "yield", database, market.reader(http), wall, leases, CheckSettings(), published.extend
+        )
+        await w.run_once()
+        market.apys[POOL] = Decimal("6")
+        wall.now += 5 * MINUTE_MS
+        await w.run_once()
+    assert published == stored_events(database) and len(published) == 1
 
 
 async def test_an_agent_is_checked_at_its_interval_not_before(database: Database) -> None:
