@@ -19,11 +19,12 @@ prices. Then, on one store:
 
 Schedules stay on the row-lease pass, which reads only the due rows (docs/decisions.md, Agents): its poll
 over daily schedules spread over the day's minutes, at a new minute (about 70 fire at 100,000) and with
-nothing due.
+nothing due. `--kind portfolio` times the portfolios' read (they stay on the row-lease pass too): a batch
+valued together against one portfolio at a time, the read before.
 
 Machine load (1-minute average) is printed with each figure.
 
-    python -m bench.kinds [--kind yield|aave-health|condition|schedule] [--agents 100000] [--passes 4] [--database-url URL]
+    python -m bench.kinds [--kind yield|aave-health|condition|schedule|portfolio] [--agents 100000] [--passes 4] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import httpx
 import sqlalchemy as sa
 import trio
 
+from bench._balance_rpc import BalanceNode
 from bench._kinds_worlds import INTERVAL_MS, World, schedule_rows, world_of
 from bench._watchers_store import START_MS, insert_agents, seed, store
 from bench.watchers import _load, _peak_mb, _rss_mb
@@ -47,11 +49,14 @@ from engine.registry import load_registry
 from gateway.service import tune_gc_for_serving
 from storage import Database, sqlalchemy_url
 from storage.schema import tenants
-from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, MarketReader
+from watchers.evaluation import AgentScheduler, CheckSettings, HoldingsInput, LeaseSettings, MarketReader
 from watchers.evaluation.level_watch import LevelWatcher
+from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
 
 SCHEDULE_KIND = "schedule"
-KINDS = ("yield", "aave-health", "condition", SCHEDULE_KIND)
+PORTFOLIO_KIND = "portfolio"
+KINDS = ("yield", "aave-health", "condition", SCHEDULE_KIND, PORTFOLIO_KIND)
 
 
 def seed_kind(db: Database, kind: str, count: int) -> None:
@@ -145,6 +150,45 @@ async def production(db: Database, world: World, args: argparse.Namespace) -> No
         )
 
 
+async def portfolio_reads(args: argparse.Namespace) -> None:
+    """Portfolio agents stay on the row-lease pass; what changed is their read. `--agents` portfolios of
+    one wallet each on base (1 ETH and 100 USDC), valued as one batch (`MarketReader.read`, what a
+    scheduler batch reads) against one `holdings_value` per portfolio, the read before (baseline)."""
+    usdc = (load_registry().token("base", "USDC").address or "").lower()
+    owners = [f"0x{i + 1:040x}" for i in range(args.agents)]
+    node = BalanceNode(native=dict.fromkeys(owners, 10**18), tokens={(usdc, o): 100 * 10**6 for o in owners})
+    prices = {"ethereum": {"usd": 3000}, "usd-coin": {"usd": 1}}
+
+    def price_api(request: httpx.Request) -> httpx.Response:
+        wanted = request.url.params["ids"].split(",")
+        return httpx.Response(200, json={i: prices[i] for i in wanted if i in prices})
+
+    async with (
+        httpx.AsyncClient(transport=node.transport()) as rpc,
+        httpx.AsyncClient(transport=httpx.MockTransport(price_api)) as http,
+    ):
+        coingecko = CoinGeckoPrices(PriceSettings(base_url="https://prices.bench/api/v3"), http=http)
+        chains = ChainClients({"base": "https://rpc.bench"}, http=rpc)
+        reader = MarketReader(load_registry(), prices=coingecko, chains=chains)
+        keys = [HoldingsInput((owner,)) for owner in owners]
+        started = time.perf_counter()
+        readings = await reader.read(keys)
+        batched = time.perf_counter() - started
+        calls = node.calls
+        started = time.perf_counter()
+        values = [await reader.holdings_value(key.wallets) for key in keys]
+        each = time.perf_counter() - started
+    assert not readings.failures and [readings.values[k] for k in keys] == values
+    print(
+        f"[portfolio] {args.agents:,} portfolios read as one batch: {batched * 1000:.1f} ms"
+        f" ({calls} aggregate3 round trips); {_load()}"
+    )
+    print(
+        f"[portfolio] baseline, one holdings_value per portfolio (the read before):"
+        f" {each * 1000:.1f} ms ({node.calls - calls} round trips); {_load()}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--kind", choices=KINDS, action="append", help="default: every kind")
@@ -154,6 +198,11 @@ def main() -> None:
     parser.add_argument("--seed-into", nargs=2, metavar=("DATA_DIR", "SCHEMA"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     kinds = args.kind or list(KINDS)
+    if PORTFOLIO_KIND in kinds:  # reads only: nothing stored
+        trio.run(portfolio_reads, args)
+        kinds = [kind for kind in kinds if kind != PORTFOLIO_KIND]
+        if not kinds:
+            return
     if args.seed_into:
         data_dir, schema = args.seed_into
         db = Database(sqlalchemy_url(args.database_url, Path(data_dir)), schema=schema or None)
