@@ -9,7 +9,7 @@ price: an "up" tick raises every asset's price just past one `above` level (one 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
@@ -121,8 +121,13 @@ def seed(db: Database, assets: int, per_asset: int) -> None:
         return ids
 
     tenant_ids = db.transaction(tenants_and_endpoints)
+    insert_agents(db, _agent_rows(assets, per_asset, tenant_ids))
+
+
+def insert_agents(db: Database, rows: Iterable[dict[str, Any]]) -> None:
+    """Write agent rows in transactions of INSERT_BATCH."""
     batch: list[dict[str, Any]] = []
-    for row in _agent_rows(assets, per_asset, tenant_ids):
+    for row in rows:
         batch.append(row)
         if len(batch) == INSERT_BATCH:
             db.transaction(lambda conn, rows=batch: conn.execute(sa.insert(agents), rows))

@@ -148,6 +148,22 @@ def stored_events(db: Database, agent_id: str | None = None) -> list[Event]:
     return db.transaction(read)
 
 
+# A DefiLlama pool id (Aave v3 USDC on Ethereum) the yield tests' upstream answers for.
+POOL = "747c1d2a-c668-4682-b9f9-296708a3dd90"
+
+
+def yield_agent(**fields: Any) -> dict[str, Any]:
+    """A typed yield agent's body on POOL."""
+    return {
+        "kind": "yield",
+        "pool_id": POOL,
+        "protocol": "aave-v3",
+        "chain": "ethereum",
+        "asset": "USDC",
+        **fields,
+    }
+
+
 def price_agent(**fields: Any) -> dict[str, Any]:
     return {"kind": "price", "asset_symbol": "ETH", "coingecko_id": "ethereum", **fields}
 

@@ -12,21 +12,8 @@ import trio
 from storage import Database
 from storage import agents as store
 from storage.evaluation import check_memory
-from tests.watchers.support import MINUTE_MS, Market, Wall, create, stored_events, tenant
+from tests.watchers.support import MINUTE_MS, POOL, Market, Wall, create, stored_events, tenant, yield_agent
 from watchers.evaluation import AgentScheduler, CheckSettings, LeaseSettings, PriceWatcher
-
-POOL = "747c1d2a-c668-4682-b9f9-296708a3dd90"
-
-
-def yield_agent(**fields: object) -> dict[str, object]:
-    return {
-        "kind": "yield",
-        "pool_id": POOL,
-        "protocol": "aave-v3",
-        "chain": "ethereum",
-        "asset": "USDC",
-        **fields,
-    }
 
 
 def scheduler(db: Database, market: Market, http, wall: Wall) -> AgentScheduler:
@@ -107,6 +94,8 @@ async def test_schedule_fires_at_local_time_across_the_spring_forward_change(dat
     ]
     events = stored_events(database, agent.id)
     assert all(e.trigger["condition"] == "above" and e.trigger["threshold"] == 0 for e in events)
+    stored = database.transaction(store.get_agent, agent.tenant_id, agent.id)
+    assert stored is not None and stored.next_check_at == ms("2026-03-11T02:30:00-04:00")
 
 
 async def test_schedule_fires_once_on_the_fall_back_day(database: Database) -> None:

@@ -54,6 +54,8 @@ _HUNDRED = Decimal(100)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Seconds of each movement window of portfolio agents (contract: movement_window 24h or 7d).
 WINDOW_MS = {"24h": 86_400_000, "7d": 7 * 86_400_000}
+# Seconds between checks of a condition agent with a cadence slower than the market interval.
+_CADENCE_S = {"hourly": 3600.0, "daily": 86_400.0, "weekly": 7 * 86_400.0, "monthly": 30 * 86_400.0}
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,14 @@ class CheckSettings:
 
     def interval_ms(self, agent: Agent) -> int:
         """Milliseconds to the next check of a non-schedule agent, from its kind and cadence."""
-        if agent.kind == "portfolio":
+        return self.interval_of(agent.kind, agent.cadence)
+
+    def interval_of(self, kind: str, cadence: str) -> int:
+        """Milliseconds to the next check of a non-schedule agent of `kind` with `cadence`."""
+        if kind == "portfolio":
             return int(self.portfolio_interval_s * 1000)
-        cadence = {"hourly": 3600.0, "daily": 86_400.0, "weekly": 7 * 86_400.0, "monthly": 30 * 86_400.0}
-        if agent.kind == "condition" and agent.cadence in cadence:
-            return int(cadence[agent.cadence] * 1000)
+        if kind == "condition" and cadence in _CADENCE_S:
+            return int(_CADENCE_S[cadence] * 1000)
         return int(self.market_interval_s * 1000)
 
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 import json
 from array import array
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from typing import Any, NamedTuple
+from decimal import Decimal
+from typing import NamedTuple, Protocol
 
 from engine.agents import EdgeState
 from storage.passes import HeldRow
 from storage.shards import shard_of
 from watchers.evaluation.index import Direction
 from watchers.evaluation.spec import UnreadableAgent
+from watchers.evaluation.spec import stored_decimal as _decimal
 
 _HUNDRED = Decimal(100)
 
@@ -71,16 +72,19 @@ class _Names:
         return found
 
 
-def _decimal(value: Any, name: str) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
-        raise UnreadableAgent(f"{name} is not a number")
-    try:
-        return Decimal(value)
-    except InvalidOperation:
-        raise UnreadableAgent(f"{name} is not a number") from None
+class StoredEdge(Protocol):
+    """The columns of a stored agent its previous edge state is read from (a HeldRow, or another kind's
+    row)."""
+
+    @property
+    def edge_state(self) -> str | None: ...
+    @property
+    def updated_at(self) -> int: ...
+    @property
+    def last_checked_at(self) -> int | None: ...
 
 
-def previous_of(row: HeldRow) -> Previous:
+def previous_of(row: StoredEdge) -> Previous:
     """The edge state a check of `row` starts from: none when there is none, it does not read, or the agent
     was updated (resumed) after its last check."""
     if row.edge_state is None:

@@ -3,8 +3,9 @@
 Prices come from the CoinGecko-compatible client (one request per chunk of ids, fresh stream prices first),
 yields from the DefiLlama-compatible client (one list fetch per TTL; a pool without an id is the one pool
 of its project, chain and symbol, never one of several), health factors from Aave v3 / SparkLend
-Pool.getUserAccountData through Multicall3 (one eth_call per chain), gas prices from eth_gasPrice, and a
-portfolio's value from native and ERC-20 balances (Multicall3 per chain) times USD prices. An input that
+Pool.getUserAccountData through Multicall3 (one eth_call per 500 wallets, four in flight per chain), gas
+prices from eth_gasPrice, and portfolios' values from native and ERC-20 balances times USD prices, every
+portfolio of a batch together (watchers.evaluation.holdings). An input that
 cannot be read gets a reason instead of a value: a check with a missing input never triggers, it fails.
 """
 
@@ -16,24 +17,26 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 import trio
+from eth_utils import function_signature_to_4byte_selector
 
 from engine.agents import GasPriceInput, HealthFactorInput, Input, PortfolioValueInput, PriceInput, YieldInput
 from engine.agents.wallets import is_evm_address
-from engine.encoders import aave_get_user_account_data, decode_aave_user_account_data
-from engine.planner.pricing import COINGECKO_IDS
-from engine.registry import Registry, RegistryError, Token
-from watchers.upstreams.clients import ChainClients, ChainNotConfigured
-from watchers.upstreams.jsonrpc import RpcError, RpcUnavailable
+from engine.registry import Registry
+from watchers.evaluation.holdings import CHAIN_ERRORS, Portfolio, value_portfolios
+from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.market_http import SourceUnavailable
-from watchers.upstreams.multicall import Call3, aggregate3, erc20_balances, native_balances
+from watchers.upstreams.multicall import DEFAULT_CHUNK as MULTICALL_CHUNK
+from watchers.upstreams.multicall import Call3, aggregate3
 from watchers.upstreams.prices import CoinGeckoPrices
 from watchers.upstreams.yields import DefiLlamaYields, UnknownMetric
 
 # IPool.getUserAccountData returns the health factor as a WAD (aave-v3-origin IPool NatSpec: 1e18 = 1.0).
 WAD = Decimal(10) ** 18
+GET_USER_ACCOUNT_DATA = function_signature_to_4byte_selector("getUserAccountData(address)")
 # eth_gasPrice is in wei; gas conditions compare gwei.
 WEI_PER_GWEI = Decimal(10) ** 9
-CHAIN_ERRORS = (RpcUnavailable, RpcError, ChainNotConfigured, RegistryError, ValueError)
+# aggregate3 round trips of one chain's health factors in flight at once.
+HEALTH_CONCURRENCY = 4
 
 
 @dataclass(frozen=True)
@@ -170,15 +173,30 @@ class MarketReader:
         if self.chains is None:
             readings.failures.update(dict.fromkeys(keys, f"no RPC is configured for {chain}"))
             return
+        # Thousands of wallets: aggregate3 round trips of MULTICALL_CHUNK calls, a few at a time, each
+        # failing only its own wallets.
+        limiter = trio.CapacityLimiter(HEALTH_CONCURRENCY)
+        async with trio.open_nursery() as nursery:
+            for start in range(0, len(keys), MULTICALL_CHUNK):
+                part = keys[start : start + MULTICALL_CHUNK]
+                nursery.start_soon(self._health_chunk, chain, part, readings, limiter)
+
+    async def _health_chunk(
+        self, chain: str, keys: list[HealthFactorInput], readings: Readings, limiter: trio.CapacityLimiter
+    ) -> None:
+        assert self.chains is not None
         try:
             calls = []
+            pools: dict[str, str] = {}
             for key in keys:
-                pool = self.registry.deployment(chain, key.protocol, "pool")
-                call = aave_get_user_account_data(pool, key.wallet)
-                calls.append(Call3(call.to, bytes.fromhex(call.data[2:])))
-            results = await aggregate3(
-                self.chains.evm(chain), calls, multicall=self.registry.multicall3(chain)
-            )
+                pool = pools.get(key.protocol)
+                if pool is None:
+                    pool = pools[key.protocol] = self.registry.deployment(chain, key.protocol, "pool")
+                calls.append(Call3(pool, account_data_call(key.wallet)))
+            async with limiter:
+                results = await aggregate3(
+                    self.chains.evm(chain), calls, multicall=self.registry.multicall3(chain)
+                )
         except CHAIN_ERRORS as exc:
             readings.failures.update(dict.fromkeys(keys, f"health factors on {chain}: {exc}"))
             return
@@ -186,12 +204,11 @@ class MarketReader:
             if not result.success:
                 readings.failures[key] = f"getUserAccountData reverted on {chain} for {key.wallet}"
                 continue
-            try:
-                data = decode_aave_user_account_data(result.return_data)
-            except ValueError as exc:
-                readings.failures[key] = f"getUserAccountData on {chain} did not decode: {exc}"
+            factor = health_factor(result.return_data)
+            if factor is None:
+                readings.failures[key] = f"getUserAccountData on {chain} did not decode"
                 continue
-            readings.values[key] = Decimal(data.health_factor) / WAD
+            readings.values[key] = factor
 
     async def _gas(self, keys: list[GasPriceInput], readings: Readings) -> None:
         for key in keys:
@@ -206,59 +223,46 @@ class MarketReader:
             readings.values[key] = Decimal(wei) / WEI_PER_GWEI
 
     async def _holdings(self, keys: list[HoldingsInput | PortfolioValueInput], readings: Readings) -> None:
-        for key in keys:
-            symbol = key.symbol if isinstance(key, HoldingsInput) else None
-            try:
-                readings.values[key] = await self.holdings_value(key.wallets, symbol)
-            except HoldingsUnreadable as exc:
-                readings.failures[key] = str(exc)
+        if not keys:
+            return
+        portfolios = {
+            key: Portfolio(key.wallets, key.symbol if isinstance(key, HoldingsInput) else None)
+            for key in keys
+        }
+        values, failures = await value_portfolios(
+            self.registry, self.chains, self.price_values, list(set(portfolios.values()))
+        )
+        for key, portfolio in portfolios.items():
+            if portfolio in values:
+                readings.values[key] = values[portfolio]
+            else:
+                readings.failures[key] = failures[portfolio]
 
     async def holdings_value(self, wallets: Iterable[str], symbol: str | None = None) -> Decimal:
         """USD value of the EVM wallets' native and ERC-20 balances on every configured chain (only tokens
         with a known CoinGecko id; only `symbol` when given). Raises HoldingsUnreadable."""
-        owners = [wallet for wallet in wallets if is_evm_address(wallet)]
-        if not owners:
-            raise HoldingsUnreadable("no EVM wallet to value (Solana balances are not read by the watchers)")
-        if self.chains is None or not self.chains.chains:
-            raise HoldingsUnreadable("no chain RPC is configured (rpc_urls)")
-        amounts: dict[str, Decimal] = defaultdict(Decimal)
-        for chain in sorted(self.chains.chains):
-            if chain not in {c.slug for c in self.registry.evm_chains()}:
-                continue
-            for coingecko_id, amount in (await self._chain_holdings(chain, owners, symbol)).items():
-                amounts[coingecko_id] += amount
-        held = {i: a for i, a in amounts.items() if a}
-        prices, missing = await self.price_values(held)
-        if missing:
-            raise HoldingsUnreadable("; ".join(sorted(set(missing.values()))))
-        return sum((amount * prices[i] for i, amount in held.items()), Decimal(0))
+        portfolio = Portfolio(tuple(wallets), symbol)
+        values, failures = await value_portfolios(self.registry, self.chains, self.price_values, [portfolio])
+        if portfolio not in values:
+            raise HoldingsUnreadable(failures[portfolio])
+        return values[portfolio]
 
-    async def _chain_holdings(self, chain: str, owners: list[str], symbol: str | None) -> dict[str, Decimal]:
-        assert self.chains is not None
-        tokens: list[Token] = [
-            token
-            for token in self.registry.tokens(chain)
-            if token.symbol in COINGECKO_IDS and (symbol is None or token.symbol.lower() == symbol.lower())
-        ]
-        evm = self.chains.evm(chain)
-        multicall = self.registry.multicall3(chain)
-        found: dict[str, Decimal] = defaultdict(Decimal)
-        try:
-            if any(token.is_native for token in tokens):
-                native = self.registry.native(chain)
-                for held in await native_balances(evm, owners, multicall=multicall):
-                    found[COINGECKO_IDS[native.symbol]] += self.registry.from_raw(native, held)
-            erc20 = [token for token in tokens if not token.is_native and token.address]
-            pairs = [(token.address or "", owner) for token in erc20 for owner in owners]
-            raws = await erc20_balances(evm, pairs, multicall=multicall) if pairs else []
-        except CHAIN_ERRORS as exc:
-            raise HoldingsUnreadable(f"balances on {chain}: {exc}") from None
-        for index, raw in enumerate(raws):
-            token = erc20[index // len(owners)]
-            if raw is None:
-                raise HoldingsUnreadable(f"balanceOf {token.symbol} on {chain} did not answer")
-            found[COINGECKO_IDS[token.symbol]] += self.registry.from_raw(token, raw)
-        return found
+
+def account_data_call(wallet: str) -> bytes:
+    """Calldata of Pool.getUserAccountData(wallet), written directly: a health pass builds one per watched
+    wallet, and the ABI encoder's checksum of each address cost more than its read (a test holds the two
+    equal to engine.encoders.aave_get_user_account_data). Raises ValueError for a malformed address."""
+    if not is_evm_address(wallet):
+        raise ValueError(f"{wallet!r} is not an EVM address")
+    return GET_USER_ACCOUNT_DATA + bytes(12) + bytes.fromhex(wallet[2:])
+
+
+def health_factor(returned: bytes) -> Decimal | None:
+    """The health factor of a getUserAccountData result (its sixth uint256 word, a WAD), None when the
+    result is not six words."""
+    if len(returned) != 6 * 32:
+        return None
+    return Decimal(int.from_bytes(returned[160:192], "big")) / WAD
 
 
 class HoldingsUnreadable(Exception):

@@ -1,6 +1,7 @@
-"""The watcher nursery: the price watcher, the lease scheduler of every other kind and, when configured,
-the upstream ticker stream feeding the price cache, run together under `intentgate serve` (roles workers
-and all)."""
+"""The watcher nursery: the price watcher, a level watcher per level kind (yield, aave-health,
+spark-health, condition), the lease scheduler of the kinds left (portfolio, schedule) and, when
+configured, the upstream ticker stream feeding the price cache, run together under `intentgate serve`
+(roles workers and all)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import trio
 from engine.registry import Registry
 from storage import Database
 from watchers.evaluation.checks import CheckSettings
+from watchers.evaluation.held_levels import LEVEL_KINDS
+from watchers.evaluation.level_watch import level_watchers
 from watchers.evaluation.price_watch import PriceWatcher
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import AgentScheduler, EventsRecorded, LeaseSettings
@@ -72,12 +75,19 @@ class Watchers:
         yields = DefiLlamaYields(config.yields, http=http) if config.yields else None
         self.reader = MarketReader(registry, prices=prices, yields=yields, chains=chains)
         self.prices = PriceWatcher(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
-        self.scheduler = AgentScheduler(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
+        self.levels = level_watchers(
+            LEVEL_KINDS, db, self.reader, wall_ms, config.leases, config.checks, on_recorded
+        )
+        self.scheduler = AgentScheduler(
+            db, self.reader, wall_ms, config.leases, config.checks, on_recorded, held_elsewhere=LEVEL_KINDS
+        )
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
             if self.stream is not None:
                 await nursery.start(self.stream.run)
             await nursery.start(self.prices.run)
+            for watcher in self.levels:
+                await nursery.start(watcher.run)
             await nursery.start(self.scheduler.run)
             task_status.started()

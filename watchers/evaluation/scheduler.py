@@ -1,5 +1,6 @@
-"""The lease loop of every kind but price: take due agents in batches, read their inputs together, check
-each, and write the outcomes (with their events and outbox rows) under the lease."""
+"""The lease loop of the kinds no watcher holds by shard (portfolio and schedule in the runner; any kind
+it is not told another watcher holds): take due agents in batches, read their inputs together, check each, and write the outcomes
+(with their events and outbox rows) under the lease."""
 
 from __future__ import annotations
 
@@ -57,8 +58,12 @@ class AgentScheduler:
         leases: LeaseSettings,
         checks: CheckSettings | None = None,
         on_recorded: EventsRecorded | None = None,
+        held_elsewhere: Collection[str] = (),
     ) -> None:
+        """`held_elsewhere`: kinds other watchers hold by shard (watchers.evaluation.level_watch), left
+        alone here besides price and news."""
         self.db = db
+        self.skipped = tuple(sorted({*NOT_SCHEDULED, *held_elsewhere}))
         self.reader = reader
         self.wall_ms = wall_ms
         self.leases = leases
@@ -80,7 +85,7 @@ class AgentScheduler:
         written = 0
         while True:
             now = self.wall_ms()
-            take = partial(lease_due, exclude_kinds=NOT_SCHEDULED)
+            take = partial(lease_due, exclude_kinds=self.skipped)
             lease_ms = int(self.leases.lease_s * 1000)
             leased: list[Leased] = await self.db.run(
                 take, self.leases.owner, now, lease_ms, self.leases.batch

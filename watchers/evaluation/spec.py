@@ -4,7 +4,7 @@ rule, the wallet it concerns, and the trigger objects of its events (contract: E
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from engine.agents import (
@@ -37,6 +37,17 @@ TRIGGERED, DEGRADED, TEST = "agent.triggered", "agent.degraded", "agent.test"
 
 class UnreadableAgent(ValueError):
     """A stored agent whose fields no longer validate (its kind cannot be evaluated)."""
+
+
+def stored_decimal(value: Any, name: str) -> Decimal:
+    """A number of a stored agent's fields read without pydantic (a JSON number parsed as Decimal, or a
+    decimal string); raises UnreadableAgent for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
+        raise UnreadableAgent(f"{name} is not a number")
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        raise UnreadableAgent(f"{name} is not a number") from None
 
 
 @dataclass(frozen=True)
