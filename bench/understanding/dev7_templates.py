@@ -365,7 +365,7 @@ def t_share(rng: random.Random, _: int) -> Row:
             ("10 percent of my", "0.1"),
         )
     )
-    num, _, den = share.partition("/")
+    num, _slash, den = share.partition("/")
     amount = f"{(Decimal(900) * Decimal(num) / Decimal(den or 1)).normalize():f}"
     pattern = rng.choice(
         [

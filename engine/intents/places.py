@@ -8,7 +8,10 @@ from typing import Final
 
 from engine.intents.drafts import Draft
 from engine.intents.lexicon import Lexeme
-from engine.intents.vocabulary import BUY_VERBS
+from engine.intents.numerals import SCALES
+from engine.intents.vocabulary import BUY_VERBS, USD_WORDS
+
+SCALE_WORDS: Final = frozenset(SCALES)
 
 __all__ = [
     "ARROWS",
@@ -80,6 +83,8 @@ def reads_as_chain(
         return False
     if prep == "on" and draft.verb == "spend" and draft.items and not draft.to_asset:
         return False  # "spend 100 usdc on eth": what the money goes on is an asset
+    if pending and previous is not None and previous.text == "in" and _amount_before(lexemes, index - 1):
+        return False  # "send him $500 in eth": the amount is paid in the asset
     if prep in ("from", "on"):
         return True
     if prep == "to" and previous is not None and previous.text == "onto":
@@ -94,8 +99,9 @@ def reads_as_chain(
         # the other chain's own name is a move between chains, not a conversion into its native token.
         return True
     if prep == "to" and draft.action is None and lexeme.asset is not None:
-        # No verb: "100 usdc to eth on base" converts (its chain is named apart); "1 eth to base" moves.
-        return not _placed_elsewhere(lexemes, index)
+        # No verb: "100 usdc to eth on base" converts (its chain is named apart, also bare after it: "100
+        # usdc into eth, base"); "1 eth to base" moves.
+        return not (_placed_elsewhere(lexemes, index) or _chain_named_after(lexemes, index))
     if prep == "to":
         return draft.action != "swap"
     if pending:
@@ -146,6 +152,17 @@ def _placed_elsewhere(
         at != index and lexeme.chain is not None and at > 0 and lexemes[at - 1].text in after
         for at, lexeme in enumerate(lexemes)
     )
+
+
+def _chain_named_after(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when a word after `index` names only a chain ("..., base"): the clause's place is named apart."""
+    return any(lexeme.chain is not None and lexeme.asset is None for lexeme in lexemes[index + 1 :])
+
+
+def _amount_before(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when the word before `index` ends an amount ("$500", "500 bucks", "1k")."""
+    previous = _at(lexemes, index - 1)
+    return previous is not None and (previous.kind == "number" or previous.text in USD_WORDS | SCALE_WORDS)
 
 
 def after_my(lexemes: Sequence[Lexeme], index: int) -> bool:

@@ -139,9 +139,18 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         if polite:
             index += polite
             continue
+        framing = _chat_framing(lexemes, index, out)
+        if framing:
+            # A clause end keeps what followed the dropped words apart from what came before ("200 not
+            # 100 k thx": the "k" is chat, not thousands of 200).
+            out.append(Lexeme("punct", ","))
+            index += framing
+            continue
         used, made = _link(lexemes, index)
         if not used:
             used, made = _correction(lexemes, index, bool(out))
+        if not used and out and _star_fix(lexemes, index):
+            used, made = 1, [mark("correct")]
         if used:
             out.extend(made)
             index += used
@@ -149,6 +158,41 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             out.append(lexemes[index])
             index += 1
     return out
+
+
+# What a correction may name again to say what it replaces ("sry, 200 not 100", "base not arbitrum").
+_REPLACED_KINDS: Final = frozenset({"number", "chain", "asset"})
+
+
+def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """ "..., *optimism": a chat fix naming a chain or token that respells no earlier word (those are fixed
+    before reading, see spelling.py) corrects the request like "actually optimism" does."""
+    following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    return (
+        lexemes[index].kind == "punct"
+        and lexemes[index].text == "*"
+        and following is not None
+        and following.kind in ("chain", "asset")
+    )
+
+
+def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> int:
+    """How many lexemes at `index` only frame the request: "how about" before a verb ("how about swapping
+    150 usdc ..."; "how about 50" stays a follow-up), and the "not 100" a correction names as the value it
+    replaces ("..., sry 200 not 100": the later value wins, the replaced one is no second value)."""
+    following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    if _texts(lexemes, index, 2) == ("how", "about"):
+        verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
+        return 2 if verb is not None and verb.kind == "verb" else 0
+    corrected = any(lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out)
+    if (
+        corrected
+        and lexemes[index].text == "not"
+        and following is not None
+        and following.kind in _REPLACED_KINDS
+    ):
+        return 2
+    return 0
 
 
 def _texts(lexemes: Sequence[Lexeme], start: int, count: int) -> tuple[str, ...]:

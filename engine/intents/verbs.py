@@ -10,13 +10,22 @@ from engine.intents.drafts import MAX, AmountSpec, Draft, Item
 from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS
 
 # Target verbs that mean a deposit when nothing says where the tokens go ("park my usdc").
-_DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park"})
+_DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park", "stick"})
 
 # Verbs that leave a whole position when no amount is written ("exit my aave position").
 _WHOLE_BY_DEFAULT: Final = frozenset({"exit", "close", "cash out"})
+# Verbs that leave a position; with a token to leave into and no protocol they sell one token for another
+# ("exit my eth position into usdc" is a swap, not the removal of an ETH-USDC pool position).
+LEAVING: Final = frozenset({"exit", "close"})
 
 # The protocol whose positions are pools; any other protocol's "position" is a deposit or a stake.
 _POOL_PROTOCOLS: Final = frozenset({"uniswap"})
+
+
+def swaps_into(draft: Draft) -> bool:
+    """True when an asset after "for"/"to" is what the clause turns its tokens into: a swap's ("swap 1 eth
+    for usdc"), or a position left into a token ("exit my eth position into usdc")."""
+    return draft.action == "swap" or draft.verb in LEAVING
 
 
 def settle_action(draft: Draft) -> None:
@@ -38,6 +47,8 @@ def settle_action(draft: Draft) -> None:
         _target(draft, verb)
     if verb == "cash out" and draft.protocol is not None:
         draft.action = "withdraw"
+    if verb in LEAVING and draft.to_asset is not None and draft.protocol is None and len(draft.items) == 1:
+        draft.action, draft.liquidity = "swap", False
     if (
         verb in _WHOLE_BY_DEFAULT
         and not any(item.amount for item in draft.items)

@@ -24,6 +24,8 @@ VERBS: Final[dict[str, str]] = {
     "consolidate": "sweep",
     "bridge": "bridge",
     "port": "bridge",
+    "hop": "bridge",
+    "bring": "transfer",
     "teleport": "bridge",
     "deposit": "deposit",
     "supply": "deposit",
@@ -65,6 +67,7 @@ VERBS: Final[dict[str, str]] = {
     "throw": "swap",
     "yeet": "swap",
     "chuck": "swap",
+    "stick": "swap",
     "yolo": "swap",
     "spend": "swap",
     "get": "swap",
@@ -92,7 +95,9 @@ BUY_VERBS: Final[frozenset[str]] = frozenset(
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
 # ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
-TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "yolo", "chuck", "put", "park"})
+TARGET_VERBS: Final[frozenset[str]] = frozenset(
+    {"ape", "throw", "yeet", "yolo", "chuck", "put", "park", "stick"}
+)
 
 # Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
 # first guess; verbs.py settles "cash out" and "exit" by what they name.

@@ -84,6 +84,7 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     wallet wallets address account balance balances chain chains network networks mainnet l2 side
     amount total value worth holding holdings gas fees route way cheapest best fastest safest
     about around approximately approx roughly ~ yield interest rewards reward earnings
+    alr aight tho though i've ive we've mind meant chance
     v2 v3 liquid withdrawal withdrawals debt debts loan loans collateral savings lending staked
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
@@ -130,6 +131,7 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("in", "advance"),
     ("no", "worries", "if", "not"),
     ("no", "worries"),
+    ("any", "chance"),
     ("pretty", "please"),
     *REQUEST_OPENERS,
 )
@@ -176,7 +178,12 @@ CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("make", "that"),
     ("make", "it"),
     ("or", "rather"),
+    ("on", "second", "thought"),
+    ("my", "bad"),
     ("sorry",),
+    ("sry",),
+    ("soz",),
+    ("typo",),
     ("oops",),
     ("actually",),
     ("correction",),

@@ -1,0 +1,144 @@
+"""Chat phrasing of the fifth round: shares of an amount the words state (a told holding, "a third of 1200
+usdc"), chat corrections ("sry 200 not 100", "soz", "typo", "on second thought", "*eth" fixes), requests
+put as questions ("how about swapping", "any chance you could"), new verbs (hop, bring, stick), leaving a
+position into a token, a verbless conversion whose chain is named after it, and "$500 in eth"."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.intents import facts_from_request
+from tests.engine.test_intents_support import EVM_A, EVM_C, parse, parser, request
+
+WALLETS = ((EVM_A, "base"), (EVM_A, "arbitrum"), (EVM_A, "optimism"))
+
+
+def _read(prompt: str) -> list[tuple[str, str | None, str | None, str | None, Decimal | str | None]]:
+    response = parse(prompt, *WALLETS)
+    return [(i.action, i.asset, i.to_asset, i.chain, i.amount) for i in response.intents]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "amount"),
+    [
+        ("i have 1200 usdc on base, swap a third of it for eth", 400),
+        ("got 1,200 usdc on base. swap 1/2 of it to eth", 600),
+        ("so i have 1200 usdc on base - can you swap a quarter of that to eth", 300),
+        ("out of my 800 usdc on base swap 25% into eth", 200),
+        ("i've got 2k usdc sitting on base, swap 10 percent of it for eth", 200),
+        ("i have 1200 usdc on base, swap 500 of it for eth", 500),
+        ("swap a third of 1200 usdc for eth on base", 400),
+        ("swap 25% of 800 usdc for eth on base", 200),
+    ],
+)
+def test_a_share_of_a_stated_amount_is_worked_out_from_it(prompt: str, amount: int) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(amount))]
+
+
+def test_a_share_of_a_stated_amount_with_no_exact_value_is_asked() -> None:
+    response = parse("i have 1000 usdc on base, swap a third of it for eth", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+def test_more_than_all_of_a_stated_amount_is_refused() -> None:
+    response = parse("i have 1200 usdc on base, swap 150% of it for eth", *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "more than all" in response.reasoning
+
+
+def test_a_told_holding_is_not_the_amount_of_a_share_of_something_else() -> None:
+    # The share is of the eth balance the request carries, not of the 1200 usdc told before it.
+    response = parse(
+        "i have 1200 usdc on base, swap half my eth for usdc",
+        *WALLETS,
+        balances=[{"chain": "base", "asset": "ETH", "amount": "3"}],
+    )
+    assert [(i.asset, i.amount) for i in response.intents] == [("ETH", Decimal("1.5"))]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "amount"),
+    [
+        ("swap 100 usdc for eth on base sry 200 not 100 k thx", "base", 200),
+        ("swap 100 usdc for eth on base soz, meant 200", "base", 200),
+        ("swap 100 usdc for eth on base typo, 50", "base", 50),
+        ("swap 100 usdc for eth on base on second thought make it 250", "base", 250),
+        ("swap 100 usdc for eth on arbitrum sry, base not arbitrum", "base", 100),
+        ("swap 100 usdc for eth on arbitrum *optimism", "optimism", 100),
+    ],
+)
+def test_chat_corrections_let_the_later_statement_win(prompt: str, chain: str, amount: int) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", chain, Decimal(amount))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["swap 100 usdc for eht on base *eth", "swap 100 usdc for etj on base\n*eth ty"],
+)
+def test_a_star_fix_respells_the_word_it_is_one_keystroke_from(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(100))]
+
+
+def test_a_star_fix_close_to_no_word_is_not_applied_to_a_far_one() -> None:
+    # "*dai" is one edit from nothing said before it; "eht" stays unknown and is asked about.
+    response = parse("swap 100 usdc for eht on base *dai", *WALLETS)
+    assert not response.intents
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how about swapping 150 usdc to eth on base?",
+        "mind swapping 150 usdc for eth on base?",
+        "any chance you could swap 150 usdc to eth on base? lol",
+        "alr swap 150 usdc for eth on base tho",
+    ],
+)
+def test_requests_put_as_questions_are_requests(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(150))]
+
+
+@pytest.mark.parametrize(
+    "prompt", ["hop 0,5 usdc from base to arbitrum", "bring 0,5 usdc over from base to arbitrum"]
+)
+def test_hop_and_bring_move_between_chains(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.from_chain, i.to_chain, i.amount) for i in response.intents] == [
+        ("bridge", "base", "arbitrum", Decimal("0.5"))
+    ]
+
+
+def test_stick_into_a_protocol_deposits() -> None:
+    response = parse("stick 250 usdc in aave on base", *WALLETS)
+    assert [(i.action, i.protocol, i.amount) for i in response.intents] == [("deposit", "aave", 250)]
+
+
+def test_exiting_a_token_position_into_another_token_swaps_all_of_it() -> None:
+    assert _read("exit my eth position into usdc on base") == [("swap", "ETH", "USDC", "base", "max")]
+
+
+def test_exiting_a_named_pool_still_removes_liquidity() -> None:
+    response = parse("close my eth-usdc position on base", *WALLETS)
+    assert [i.action for i in response.intents] == ["lp-remove"]
+
+
+@pytest.mark.parametrize("prompt", ["3 thousand usdc into eth, base", "two hundred usdc into eth, base pls"])
+def test_a_verbless_conversion_with_its_chain_after_it_is_a_swap(prompt: str) -> None:
+    assert [(a, s, t, c) for a, s, t, c, _ in _read(prompt)] == [("swap", "USDC", "ETH", "base")]
+
+
+def test_a_verbless_move_from_a_chain_to_eth_is_still_a_bridge() -> None:
+    response = parse("base to eth: 100 usdc", *WALLETS, (EVM_A, "ethereum"))
+    assert [(i.action, i.to_chain) for i in response.intents] == [("bridge", "ethereum")]
+
+
+def test_dollars_paid_in_a_token_name_the_token_not_its_chain() -> None:
+    asked = request(f"send {EVM_C} $500 in eth on base", *WALLETS)
+    facts = facts_from_request(asked)
+    facts.prices[("base", "ETH")] = Decimal(2500)
+    response = parser().parse(asked, facts)
+    assert [(i.action, i.asset, i.chain, i.amount) for i in response.intents] == [
+        ("transfer", "ETH", "base", Decimal("0.2"))
+    ]
