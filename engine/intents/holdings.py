@@ -15,7 +15,7 @@ from typing import Final
 from engine.intents.lexer import Token
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES
-from engine.intents.vocabulary import PERCENT_WORDS, PRONOUNS
+from engine.intents.vocabulary import MAX_WORDS, PERCENT_WORDS, PRONOUNS
 
 # Words that tell what the user holds ("i have", "i've got", "holding", "sitting on").
 _HOLDING_WORDS: Final = frozenset({"have", "got", "hold", "holding", "own", "sitting"})
@@ -176,3 +176,37 @@ _AIMS: Final = frozenset({"into", "to", "for", "in", "->", "=>", "\u2192", ",", 
 
 def _aims(following: Lexeme | None) -> bool:
     return following is None or following.text in _AIMS or following.kind in ("chain", "protocol")
+
+
+# Words that hold part of a balance back ("..., keep 100 tho"): what is kept is written after them.
+_KEEP_WORDS: Final = frozenset({"keep", "keeping", "leave", "leaving"})
+
+
+def kept_back(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "swap my usdc for eth, keep 100": a balance named with no amount ("my usdc") and a number kept back
+    later is the whole balance but that number, read as "all my usdc ... keep 100"."""
+    kept = next(
+        (
+            at
+            for at, lexeme in enumerate(lexemes)
+            if lexeme.text in _KEEP_WORDS and _number(lexemes, at + 1) is not None
+        ),
+        None,
+    )
+    if kept is None or any(lexeme.text in MAX_WORDS for lexeme in lexemes[:kept]):
+        return list(lexemes)
+    if any(lexeme.kind == "number" for lexeme in lexemes[:kept]):
+        return list(lexemes)  # an amount is written: the kept number is read with it, or asked about
+    mine = next(
+        (
+            at
+            for at in range(kept - 1)
+            if lexemes[at].text == "my"
+            and lexemes[at + 1].asset is not None
+            and lexemes[at + 1].chain is None
+        ),
+        None,
+    )
+    if mine is None:
+        return list(lexemes)
+    return [*lexemes[:mine], Lexeme("word", "all"), *lexemes[mine:]]

@@ -53,7 +53,8 @@ def settle_wish(draft: Draft, places: dict[str, str]) -> bool:
     from the one they are on to the one wished for. Both chains must be named: a wish alone ("i need 100
     usdc on base") says nothing of where the tokens come from, and is left as it was read. True when the
     clause was settled as a move."""
-    wished, current = places.get("wish"), places.get("state")
+    # "i want 100 dai on base, (take it) from arbitrum": the source named with "from" says where it is.
+    wished, current = places.get("wish"), places.get("state") or draft.from_chain
     if draft.action is not None or wished is None or current is None or wished == current or not draft.items:
         return False
     draft.from_chain, draft.to_chain, draft.on_chain = current, wished, None
@@ -78,6 +79,9 @@ def reads_as_chain(
     if following is not None and following.chain == lexeme.chain and following.asset is None:
         return True  # "eth mainnet": a word naming the same chain after it makes it a place
     if following is not None and following.text in ARROWS:
+        after = _at(lexemes, index + 2)
+        if after is not None and after.asset is not None and after.chain is None:
+            return False  # "$50 of eth -> usdc": a token turned into a token
         return draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
     if following is not None and following.text in ("/", "-"):
         return False

@@ -483,8 +483,8 @@ class _Reader:
             draft.to_asset = symbol
         elif draft.verb == "spend" and self.prep == "on" and draft.items and draft.to_asset is None:
             draft.to_asset = symbol  # "spend 100 usdc on eth"
-        elif draft.action is None and self.prep in ("to", "for") and draft.items and draft.to_asset is None:
-            draft.to_asset = symbol  # "100 usdc to eth", "20 dai for usdc": no verb, the target is an asset
+        elif draft.action is None and self.prep in ("to", "for") and draft.to_asset is None:
+            draft.to_asset, draft.target_first = symbol, not draft.items  # "100 usdc to eth", "for dai, swap"
         else:
             draft.items.append(Item(symbol, None))
         self.prep = None

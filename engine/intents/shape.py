@@ -146,7 +146,9 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             out.append(Lexeme("punct", ","))
             index += framing
             continue
-        used, made = _link(lexemes, index)
+        used, made = _moved_it(lexemes, index, out)
+        if not used:
+            used, made = _link(lexemes, index)
         if not used:
             used, made = _correction(lexemes, index, bool(out))
         if not used and out and _star_fix(lexemes, index):
@@ -162,6 +164,45 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
 
 # What a correction may name again to say what it replaces ("sry, 200 not 100", "base not arbitrum").
 _REPLACED_KINDS: Final = frozenset({"number", "chain", "asset"})
+
+
+# Verbs that move "it" somewhere after the tokens were named ("take it from op", "and put it on base").
+_TAKING: Final = frozenset({"take", "grab", "pull", "get"})
+_PUTTING: Final = frozenset({"put", "move", "send", "drop", "stick", "get"})
+_IT: Final = frozenset({"it", "them", "that"})
+
+
+def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> tuple[int, list[Lexeme]]:
+    """Places said with "it" after the tokens were named: "..., take it from op" says where they come
+    from ("from op"); "take 100 dai off op and put it on base" says where they go ("to base"); and a
+    "minus" before a number makes it negative ("send minus 5 usdc"), which is refused."""
+    words = _texts(lexemes, index, 4)
+    named = any(lexeme.asset is not None for lexeme in out)
+    if named and len(words) >= 3 and words[0] in _TAKING and words[1] in _IT and words[2] in ("from", "off"):
+        return 3, [Lexeme("word", "from")]
+    taken = any(lexeme.text == "take" for lexeme in out)
+    if (
+        taken
+        and len(words) == 4
+        and words[0] == "and"
+        and words[1] in _PUTTING
+        and words[2] in _IT
+        and words[3] in ("on", "onto", "to", "over")
+        and index + 4 < len(lexemes)
+        and lexemes[index + 4].chain is not None
+    ):
+        return 4, [Lexeme("word", "to")]
+    number = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    previous = out[-1] if out else None
+    if (
+        words[:1] in (("minus",), ("negative",))
+        and number is not None
+        and number.kind == "number"
+        and number.token is not None
+        and (previous is None or previous.kind == "verb")
+    ):
+        return 2, [replace(number, token=replace(number.token, negative=True))]
+    return 0, []
 
 
 def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:

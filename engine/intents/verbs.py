@@ -31,6 +31,10 @@ def swaps_into(draft: Draft) -> bool:
 def settle_action(draft: Draft) -> None:
     """Settle verbs whose action depends on the rest of the clause (in place)."""
     verb = draft.verb
+    if draft.target_first and draft.to_asset is not None and draft.action not in (None, "swap"):
+        # "for dai" named first is a swap's target; with another action it is only an asset named.
+        draft.items.insert(0, Item(draft.to_asset, None))
+        draft.to_asset = None
     if verb == "get" and (draft.to_chain or draft.addresses) and len(draft.items) == 1:
         draft.action = "transfer"  # "get 100 usdc over to arbitrum" moves it; the resolver makes it a bridge
     elif verb in BUY_VERBS and draft.items and draft.to_asset is None:

@@ -116,6 +116,8 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("get", "out"): ("withdraw", "exit"),
     ("take", "profit"): ("swap", "cash out"),
     ("take", "profits"): ("swap", "cash out"),
+    ("earn", "yield"): ("deposit", "earn yield"),
+    ("earn", "interest"): ("deposit", "earn interest"),
 }
 
 # Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.

@@ -142,3 +142,79 @@ def test_dollars_paid_in_a_token_name_the_token_not_its_chain() -> None:
     assert [(i.action, i.asset, i.chain, i.amount) for i in response.intents] == [
         ("transfer", "ETH", "base", Decimal("0.2"))
     ]
+
+
+def test_a_balance_named_with_a_number_kept_back_is_all_but_that_number() -> None:
+    response = parse(
+        "swap my usdc for eth on base, keep 100 tho",
+        *WALLETS,
+        balances=[{"chain": "base", "asset": "USDC", "amount": "900"}],
+    )
+    assert [(i.asset, i.amount) for i in response.intents] == [("USDC", Decimal(800))]
+
+
+def test_a_number_kept_back_beside_a_written_amount_is_asked_about() -> None:
+    response = parse("swap 100 usdc for eth on base, keep 100 tho", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "i want 1.5k dai on base, take it from arbitrum k thx",
+        "take 1,500 dai off arbitrum and put it on base",
+        "bridge 1500 dai to base, take it from arbitrum",
+    ],
+)
+def test_where_it_comes_from_and_goes_said_with_it(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.from_chain, i.to_chain, i.amount) for i in response.intents] == [
+        ("bridge", "arbitrum", "base", Decimal(1500))
+    ]
+
+
+def test_earning_yield_with_a_protocol_deposits() -> None:
+    response = parse("earn yield on 250 usdc with aave on base", *WALLETS)
+    assert [(i.action, i.protocol, i.amount) for i in response.intents] == [("deposit", "aave", 250)]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["for dai, swap 0,5 usdc on base k thx", "into dai on base: 0,5 usdc", "on base: 0,5 usdc -> dai"],
+)
+def test_a_target_named_first_is_the_swap_target(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "DAI", "base", Decimal("0.5"))]
+
+
+def test_a_target_named_first_for_another_action_is_not_dropped() -> None:
+    response = parse("for eth, bridge 100 usdc from base to arbitrum", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [f"send minus 5 usdc to {EVM_C} on base", "swap negative 20 usdc for eth on base"],
+)
+def test_minus_before_a_number_is_a_negative_amount_and_refused(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "negative" in response.reasoning
+
+
+def test_minus_after_all_is_still_all_but() -> None:
+    response = parse(
+        "swap all minus 5 usdc for eth on base",
+        *WALLETS,
+        balances=[{"chain": "base", "asset": "USDC", "amount": "900"}],
+    )
+    assert [i.amount for i in response.intents] == [Decimal(895)]
+
+
+def test_usd_of_a_token_turned_into_a_token_by_an_arrow_is_a_swap() -> None:
+    asked = request("1k usd of eth -> usdc on base", *WALLETS)
+    facts = facts_from_request(asked)
+    facts.prices[("base", "ETH")] = Decimal(2500)
+    response = parser().parse(asked, facts)
+    assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
+        ("swap", "ETH", "USDC", Decimal("0.4"))
+    ]
