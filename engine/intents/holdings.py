@@ -182,6 +182,17 @@ def _aims(following: Lexeme | None) -> bool:
 _KEEP_WORDS: Final = frozenset({"keep", "keeping", "leave", "leaving"})
 
 
+def every_one(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "bridge every usdt i've got": "every" before a token is all of it."""
+    following = [*lexemes[1:], None]
+    return [
+        Lexeme("word", "all")
+        if lexeme.text == "every" and after is not None and after.asset is not None
+        else lexeme
+        for lexeme, after in zip(lexemes, following, strict=False)
+    ]
+
+
 def kept_back(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     """ "swap my usdc for eth, keep 100": a balance named with no amount ("my usdc") and a number kept back
     later is the whole balance but that number, read as "all my usdc ... keep 100"."""

@@ -20,7 +20,7 @@ from engine.intents.lexicon import Lexicon
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
-from engine.intents.spelling import respelled, star_fixed
+from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import Carry, Outcome, Step
 from engine.intents.universe import AssetUniverse
 from engine.intents.wallets import WalletContext
@@ -69,7 +69,7 @@ class IntentParser:
     def read(self, request: IntentRequest) -> Reading:
         """Read the prompt (names resolved against the registry), its answers and the conversation."""
         prompt, pairs = split_answers(request.prompt)
-        prompt = star_fixed(respelled(prompt, pairs))
+        prompt = chat_text(respelled(prompt, pairs))
         wallets = WalletContext(request.wallets, self.universe)
         text = read_text(prompt, self.lexicon)
         reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets)

@@ -218,10 +218,20 @@ def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
 
 
 def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> int:
-    """How many lexemes at `index` only frame the request: "how about" before a verb ("how about swapping
+    """How many lexemes at `index` only frame the request: a greeting ("morning!"), "how about" before a verb ("how about swapping
     150 usdc ..."; "how about 50" stays a follow-up), and the "not 100" a correction names as the value it
     replaces ("..., sry 200 not 100": the later value wins, the replaced one is no second value)."""
     following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    opening = all(earlier.kind == "punct" or earlier.text in CHAT_FILLER for earlier in out)
+    if opening and lexemes[index].text == "good" and following is not None and following.text in _GREETED:
+        return 2  # "good morning, swap ..."
+    if (
+        opening
+        and lexemes[index].text in _GREETED
+        and following is not None
+        and following.text in _CLAUSE_END
+    ):
+        return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
     if _texts(lexemes, index, 2) == ("how", "about"):
         verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
         return 2 if verb is not None and verb.kind == "verb" else 0

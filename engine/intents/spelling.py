@@ -69,3 +69,12 @@ def star_fixed(prompt: str) -> str:
         last = candidates[-1]
         prompt = before[: last.start()] + fix + before[last.end() :] + prompt[match.end() :]
     return prompt
+
+
+# A cashtag: "$usdc" names the token, it is no dollar sign ("swap 62.125 $dai to usdc").
+_CASHTAG: Final = re.compile(r"(?<![\w$])\$(?=[A-Za-z])")
+
+
+def chat_text(prompt: str) -> str:
+    """The prompt with chat spelling undone: "*word" fixes applied and cashtags read as token names."""
+    return _CASHTAG.sub("", star_fixed(prompt))

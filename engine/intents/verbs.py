@@ -47,6 +47,10 @@ def settle_action(draft: Draft) -> None:
     ):
         # "swap 100 usdc eth": the second bare asset is the target.
         draft.to_asset = draft.items.pop().asset
+    elif _chat_for(draft):
+        # "swap 80 usdc 4 eth": a lone "4" (or "2") between an amount of one token and another is chat for
+        # "for" ("to"); the second token is the target, not a second amount.
+        draft.to_asset = draft.items.pop().asset
     if verb in TARGET_VERBS and draft.to_asset is None:
         _target(draft, verb)
     if verb == "cash out" and draft.protocol is not None:
@@ -70,6 +74,19 @@ def settle_action(draft: Draft) -> None:
         and not draft.addresses
     ):
         draft.action = "sweep"
+
+
+def _chat_for(draft: Draft) -> bool:
+    if draft.action != "swap" or draft.to_asset is not None or len(draft.items) != 2:
+        return False
+    spent, target = draft.items
+    return (
+        spent.amount is not None
+        and spent.amount.kind == "exact"
+        and target.amount is not None
+        and target.amount.kind == "exact"
+        and target.amount.written in ("4", "2")
+    )
 
 
 def _buy(draft: Draft) -> None:

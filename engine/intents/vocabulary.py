@@ -25,6 +25,7 @@ VERBS: Final[dict[str, str]] = {
     "bridge": "bridge",
     "port": "bridge",
     "hop": "bridge",
+    "ship": "transfer",
     "bring": "transfer",
     "teleport": "bridge",
     "deposit": "deposit",
@@ -119,6 +120,9 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("earn", "yield"): ("deposit", "earn yield"),
     ("earn", "interest"): ("deposit", "earn interest"),
 }
+
+# Chat names of a chain the registry does not list as aliases ("L1 ethereum", "bridge 80 dai L1 to base").
+CHAIN_NICKNAMES: Final[dict[str, str]] = {"l1": "ethereum"}
 
 # Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.
 LIQUIDITY_WORDS: Final[frozenset[str]] = frozenset(

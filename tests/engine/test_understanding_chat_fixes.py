@@ -218,3 +218,47 @@ def test_usd_of_a_token_turned_into_a_token_by_an_arrow_is_a_swap() -> None:
     assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
         ("swap", "ETH", "USDC", Decimal("0.4"))
     ]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain"),
+    [
+        ("morning! swap 1.5 eth to usdc on base", "base"),
+        ("good morning, swap 1.5 eth to usdc on base", "base"),
+        ("hi team, swap 1.5 eth to usdc on base thx a lot", "base"),
+        ("quick favour - swap 1.5 $eth to $usdc on base", "base"),
+        ("swap one point five eth to usdc on base", "base"),
+        ("swap 1.5 eth 4 usdc on base", "base"),
+        ("swap 1.5 eth to usdc on L1 ethereum", "ethereum"),
+    ],
+)
+def test_chat_spellings_of_a_swap(prompt: str, chain: str) -> None:
+    response = parse(prompt, *WALLETS, (EVM_A, "ethereum"))
+    assert [(i.action, i.asset, i.to_asset, i.chain, i.amount) for i in response.intents] == [
+        ("swap", "ETH", "USDC", chain, Decimal("1.5"))
+    ]
+
+
+def test_a_time_of_day_after_the_request_still_waits() -> None:
+    response = parse("swap 1 eth to usdc on base in the morning.", *WALLETS)
+    assert not response.intents and "later" in response.reasoning
+
+
+def test_a_number_other_than_4_or_2_between_two_tokens_is_still_asked() -> None:
+    response = parse("swap 0.3 usdc 5 eth on base", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+def test_ship_and_every_token() -> None:
+    response = parse("ship every usdc i've got from base to arbitrum", *WALLETS)
+    assert [(i.action, i.from_chain, i.to_chain, i.amount) for i in response.intents] == [
+        ("bridge", "base", "arbitrum", "max")
+    ]
+
+
+def test_a_dollar_sign_before_a_number_is_still_dollars() -> None:
+    asked = request("swap $500 of eth for usdc on base", *WALLETS)
+    facts = facts_from_request(asked)
+    facts.prices[("base", "ETH")] = Decimal(2500)
+    response = parser().parse(asked, facts)
+    assert [i.amount for i in response.intents] == [Decimal("0.2")]
