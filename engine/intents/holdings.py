@@ -179,18 +179,22 @@ def _aims(following: Lexeme | None) -> bool:
 
 
 # Words that hold part of a balance back ("..., keep 100 tho"): what is kept is written after them.
-_KEEP_WORDS: Final = frozenset({"keep", "keeping", "leave", "leaving"})
+_KEEP_WORDS: Final = frozenset({"keep", "keeping", "leave", "leaving", "minus", "except", "excluding"})
 
 
 def every_one(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """ "bridge every usdt i've got": "every" before a token is all of it."""
-    following = [*lexemes[1:], None]
-    return [
-        Lexeme("word", "all")
-        if lexeme.text == "every" and after is not None and after.asset is not None
-        else lexeme
-        for lexeme, after in zip(lexemes, following, strict=False)
-    ]
+    """ "bridge every usdt i've got": "every" before a token is all of it; "except for 100" is "except
+    100"."""
+    out: list[Lexeme] = []
+    for at, lexeme in enumerate(lexemes):
+        after = lexemes[at + 1] if at + 1 < len(lexemes) else None
+        if lexeme.text == "every" and after is not None and after.asset is not None:
+            lexeme = Lexeme("word", "all")
+        excepted = out and out[-1].text == "except" and after is not None and after.kind == "number"
+        if lexeme.text == "for" and excepted:
+            continue
+        out.append(lexeme)
+    return out
 
 
 def kept_back(lexemes: Sequence[Lexeme]) -> list[Lexeme]:

@@ -9,7 +9,7 @@ from typing import Final
 from engine.intents.drafts import Draft
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES
-from engine.intents.vocabulary import BUY_VERBS, USD_WORDS
+from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS, USD_WORDS
 
 SCALE_WORDS: Final = frozenset(SCALES)
 
@@ -89,6 +89,9 @@ def reads_as_chain(
         return False  # "spend 100 usdc on eth": what the money goes on is an asset
     if pending and previous is not None and previous.text == "in" and _amount_before(lexemes, index - 1):
         return False  # "send him $500 in eth": the amount is paid in the asset
+    into = previous is not None and previous.text in ("in", "at") and draft.verb in TARGET_VERBS
+    if prep == "on" and into and _chain_named_apart(lexemes, index):
+        return False  # "ape 200 usdc in eth on base": what the tokens go into is a token
     if prep in ("from", "on"):
         return True
     if prep == "to" and previous is not None and previous.text == "onto":
@@ -105,7 +108,7 @@ def reads_as_chain(
     if prep == "to" and draft.action is None and lexeme.asset is not None:
         # No verb: "100 usdc to eth on base" converts (its chain is named apart, also bare after it: "100
         # usdc into eth, base"); "1 eth to base" moves.
-        return not (_placed_elsewhere(lexemes, index) or _chain_named_after(lexemes, index))
+        return not (_placed_elsewhere(lexemes, index) or _chain_named_apart(lexemes, index))
     if prep == "to":
         return draft.action != "swap"
     if pending:
@@ -158,9 +161,15 @@ def _placed_elsewhere(
     )
 
 
-def _chain_named_after(lexemes: Sequence[Lexeme], index: int) -> bool:
-    """True when a word after `index` names only a chain ("..., base"): the clause's place is named apart."""
-    return any(lexeme.chain is not None and lexeme.asset is None for lexeme in lexemes[index + 1 :])
+def _chain_named_apart(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when a word naming only a chain stands apart from the "to" before `index`: after it ("100 usdc
+    into eth, base") or before the tokens ("base chain: 100 usdc -> eth"), not right before it ("base to
+    eth", a move)."""
+    return any(
+        lexeme.chain is not None and lexeme.asset is None and at not in (index - 2, index - 1)
+        for at, lexeme in enumerate(lexemes)
+        if at != index
+    )
 
 
 def _amount_before(lexemes: Sequence[Lexeme], index: int) -> bool:

@@ -232,6 +232,8 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         and following.text in _CLAUSE_END
     ):
         return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
+    if _texts(lexemes, index, 2) == ("followed", "by"):
+        return 2  # "bridge ... followed by depositing it": a step boundary (the clause end stands for it)
     if _texts(lexemes, index, 2) == ("how", "about"):
         verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
         return 2 if verb is not None and verb.kind == "verb" else 0
@@ -301,7 +303,7 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         if _texts(lexemes, index, len(phrase)) != phrase:
             continue
         single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry")
-        if single_word and not boundary:
+        if single_word and not boundary and not _correction_follows(lexemes, index + 1):
             return 0, []
         return len(phrase), [mark("correct")]
     if lexemes[index].text == "no" and boundary:
@@ -309,6 +311,16 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         if following is not None and (following.text in _CLAUSE_END | {"make"} or following.kind == "number"):
             return 1, [mark("correct")]  # "..., no, 1 eth": a correction, not a negation
     return 0, []
+
+
+def _correction_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when a correction or a new value starts at `index` ("... sorry i meant 1000", "... wait 200")."""
+    following = lexemes[index] if index < len(lexemes) else None
+    if following is None:
+        return False
+    return following.kind == "number" or any(
+        _texts(lexemes, index, len(phrase)) == phrase for phrase in CORRECTIONS
+    )
 
 
 def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:

@@ -262,3 +262,76 @@ def test_a_dollar_sign_before_a_number_is_still_dollars() -> None:
     facts.prices[("base", "ETH")] = Decimal(2500)
     response = parser().parse(asked, facts)
     assert [i.amount for i in response.intents] == [Decimal("0.2")]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "amount"),
+    [
+        ("swap 100 usdc for eth on base - nah 150", 150),
+        ("swap 100 usdc for eth on base, change that to 300", 300),
+        ("swap 100 usdc for eth on base, ugh scratch that, 200", 200),
+        ("swap 100 usdc for eth on base sorry i meant 1000", 1000),
+    ],
+)
+def test_more_chat_corrections(prompt: str, amount: int) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(amount))]
+
+
+def test_a_trailing_sorry_is_still_asked_about() -> None:
+    response = parse("swap 100 usdc for eth on base sorry", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    ("prompt", "action", "chain"),
+    [
+        ("base chain: 100 usdc -> eth", "swap", "base"),
+        ("base to eth: 100 usdc", "bridge", None),
+        ("base -> eth 100 usdc", "bridge", None),
+    ],
+)
+def test_a_verbless_arrow_converts_unless_it_leaves_a_chain(
+    prompt: str, action: str, chain: str | None
+) -> None:
+    response = parse(prompt, *WALLETS, (EVM_A, "ethereum"))
+    assert [(i.action, i.chain) for i in response.intents] == [(action, chain)]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap all of my usdc except for 100 to eth on base",
+        "swap my usdc minus 100 into eth on base",
+        "swap my usdc except 100 into eth on base",
+    ],
+)
+def test_more_ways_to_keep_some_back(prompt: str) -> None:
+    response = parse(prompt, *WALLETS, balances=[{"chain": "base", "asset": "USDC", "amount": "900"}])
+    assert [i.amount for i in response.intents] == [Decimal(800)]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "ape 200 usdc in eth on base",
+        "throw 200 usdc at eth on base",
+        "xfer 200 usdc from base to arbitrum",
+        "sell off 200 usdc for eth on base",
+        "are you able to swap 200 usdc to eth on base?",
+    ],
+)
+def test_more_slang_and_framing(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.asset, i.amount) for i in response.intents] == [("USDC", Decimal(200))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "put 200 usdc to work in aave on base",
+        "bridge 200 usdc from base to arbitrum followed by depositing it in aave",
+    ],
+)
+def test_to_work_and_followed_by(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert response.intents and response.intents[-1].action == "deposit"
