@@ -15,7 +15,7 @@ from typing import Final
 from engine.intents.lexer import Token
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES
-from engine.intents.vocabulary import MAX_WORDS, PERCENT_WORDS, PRONOUNS
+from engine.intents.vocabulary import MAX_WORDS, PERCENT_WORDS, PRONOUNS, USD_WORDS
 
 # Words that tell what the user holds ("i have", "i've got", "holding", "sitting on").
 _HOLDING_WORDS: Final = frozenset({"have", "got", "hold", "holding", "own", "sitting"})
@@ -225,3 +225,24 @@ def kept_back(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     if mine is None:
         return list(lexemes)
     return [*lexemes[:mine], Lexeme("word", "all"), *lexemes[mine:]]
+
+
+def worth_after(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "swap eth worth $500 to usdc", "sell eth worth 500 dollars": a dollar amount written after the token
+    it is worth, read as "$500 of eth"."""
+    out = list(lexemes)
+    for at in range(len(out) - 2):
+        if out[at].asset is None or out[at + 1].text != "worth":
+            continue
+        start = at + 2
+        sign = out[start].text == "$"
+        number = _number(out, start + sign)
+        if number is None:
+            continue
+        end = start + sign + number[1]
+        dollars = end < len(out) and out[end].text in USD_WORDS
+        if not (sign or dollars):
+            continue  # "eth worth 500" says no currency: left as written, and asked about
+        end += dollars
+        return [*out[:at], *out[start:end], out[at], *out[end:]]
+    return out

@@ -192,6 +192,9 @@ def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> t
         and lexemes[index + 4].chain is not None
     ):
         return 4, [Lexeme("word", "to")]
+    if _wished_buy(lexemes, index, out):
+        # "i want eth for 100 usdc": a token wished for, paid with another, is bought.
+        return 1, [lexemes[index], Lexeme("verb", "buy", action="swap")]
     number = lexemes[index + 1] if index + 1 < len(lexemes) else None
     previous = out[-1] if out else None
     if (
@@ -203,6 +206,25 @@ def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> t
     ):
         return 2, [replace(number, token=replace(number.token, negative=True))]
     return 0, []
+
+
+def _wished_buy(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> bool:
+    """At a wish word ("want", "need"), with no verb said before it: a token, then "for"/"with"/"using" and
+    another token ("i want eth for 100 usdc", "need some dai with 50 usdc", "i want $1k of eth with usdc")."""
+    if lexemes[index].text not in ("want", "need") or any(lexeme.kind == "verb" for lexeme in out):
+        return False
+    rest = lexemes[index + 1 :]
+    if any(lexeme.kind == "verb" for lexeme in rest):
+        return False  # "i want to swap ...": the verb says it
+    wanted = next((at for at, lexeme in enumerate(rest) if lexeme.asset is not None), None)
+    if wanted is None:
+        return False
+    return any(
+        lexeme.text in ("for", "with", "using", "w")
+        and any(later.asset is not None for later in rest[at + 1 : at + 4])
+        for at, lexeme in enumerate(rest)
+        if at > wanted
+    )
 
 
 def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
@@ -232,6 +254,8 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         and following.text in _CLAUSE_END
     ):
         return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
+    if lexemes[index].text == "while" and following is not None and following.text in ("on", "in", "over"):
+        return 1  # "while on base, swap ...": where, not when
     if _texts(lexemes, index, 2) == ("followed", "by"):
         return 2  # "bridge ... followed by depositing it": a step boundary (the clause end stands for it)
     if _texts(lexemes, index, 2) == ("how", "about"):

@@ -335,3 +335,36 @@ def test_more_slang_and_framing(prompt: str) -> None:
 def test_to_work_and_followed_by(prompt: str) -> None:
     response = parse(prompt, *WALLETS)
     assert response.intents and response.intents[-1].action == "deposit"
+
+
+@pytest.mark.parametrize(
+    "prompt", ["swap eth worth $500 to usdc on base", "sell eth worth 500 dollars for usdc on base"]
+)
+def test_dollars_written_after_the_token_they_are_worth(prompt: str) -> None:
+    asked = request(prompt, *WALLETS)
+    facts = facts_from_request(asked)
+    facts.prices[("base", "ETH")] = Decimal(2500)
+    response = parser().parse(asked, facts)
+    assert [(i.asset, i.to_asset, i.amount) for i in response.intents] == [("ETH", "USDC", Decimal("0.2"))]
+
+
+def test_worth_a_number_with_no_currency_is_asked() -> None:
+    response = parse("swap eth worth 500 to usdc on base", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "on base i want eth for 100 usdc",
+        "i want some eth with 100 usdc on base",
+        "while on base, buy eth with 100 usdc",
+    ],
+)
+def test_a_token_wished_for_and_paid_with_another_is_bought(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(100))]
+
+
+def test_a_wish_with_nothing_to_pay_with_is_no_purchase() -> None:
+    response = parse("i want 100 usdc on base for gas", *WALLETS)
+    assert not response.intents
