@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.intents import facts_from_request
+from engine.intents import IntentResponse, facts_from_request
 from tests.engine.test_intents_support import EVM_A, EVM_C, parse, parser, request
 
 WALLETS = ((EVM_A, "base"), (EVM_A, "arbitrum"), (EVM_A, "optimism"))
@@ -18,6 +18,14 @@ WALLETS = ((EVM_A, "base"), (EVM_A, "arbitrum"), (EVM_A, "optimism"))
 def _read(prompt: str) -> list[tuple[str, str | None, str | None, str | None, Decimal | str | None]]:
     response = parse(prompt, *WALLETS)
     return [(i.action, i.asset, i.to_asset, i.chain, i.amount) for i in response.intents]
+
+
+def _priced(prompt: str) -> IntentResponse:
+    """The answer with ETH priced at $2500 on base (a benchmark reads no price source)."""
+    asked = request(prompt, *WALLETS)
+    facts = facts_from_request(asked)
+    facts.prices[("base", "ETH")] = Decimal(2500)
+    return parser().parse(asked, facts)
 
 
 @pytest.mark.parametrize(
@@ -135,10 +143,7 @@ def test_a_verbless_move_from_a_chain_to_eth_is_still_a_bridge() -> None:
 
 
 def test_dollars_paid_in_a_token_name_the_token_not_its_chain() -> None:
-    asked = request(f"send {EVM_C} $500 in eth on base", *WALLETS)
-    facts = facts_from_request(asked)
-    facts.prices[("base", "ETH")] = Decimal(2500)
-    response = parser().parse(asked, facts)
+    response = _priced(f"send {EVM_C} $500 in eth on base")
     assert [(i.action, i.asset, i.chain, i.amount) for i in response.intents] == [
         ("transfer", "ETH", "base", Decimal("0.2"))
     ]
@@ -211,10 +216,7 @@ def test_minus_after_all_is_still_all_but() -> None:
 
 
 def test_usd_of_a_token_turned_into_a_token_by_an_arrow_is_a_swap() -> None:
-    asked = request("1k usd of eth -> usdc on base", *WALLETS)
-    facts = facts_from_request(asked)
-    facts.prices[("base", "ETH")] = Decimal(2500)
-    response = parser().parse(asked, facts)
+    response = _priced("1k usd of eth -> usdc on base")
     assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
         ("swap", "ETH", "USDC", Decimal("0.4"))
     ]
@@ -257,10 +259,7 @@ def test_ship_and_every_token() -> None:
 
 
 def test_a_dollar_sign_before_a_number_is_still_dollars() -> None:
-    asked = request("swap $500 of eth for usdc on base", *WALLETS)
-    facts = facts_from_request(asked)
-    facts.prices[("base", "ETH")] = Decimal(2500)
-    response = parser().parse(asked, facts)
+    response = _priced("swap $500 of eth for usdc on base")
     assert [i.amount for i in response.intents] == [Decimal("0.2")]
 
 
@@ -341,10 +340,7 @@ def test_to_work_and_followed_by(prompt: str) -> None:
     "prompt", ["swap eth worth $500 to usdc on base", "sell eth worth 500 dollars for usdc on base"]
 )
 def test_dollars_written_after_the_token_they_are_worth(prompt: str) -> None:
-    asked = request(prompt, *WALLETS)
-    facts = facts_from_request(asked)
-    facts.prices[("base", "ETH")] = Decimal(2500)
-    response = parser().parse(asked, facts)
+    response = _priced(prompt)
     assert [(i.asset, i.to_asset, i.amount) for i in response.intents] == [("ETH", "USDC", Decimal("0.2"))]
 
 
