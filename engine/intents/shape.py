@@ -235,7 +235,7 @@ def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
         lexemes[index].kind == "punct"
         and lexemes[index].text == "*"
         and following is not None
-        and following.kind in ("chain", "asset")
+        and following.kind in ("chain", "asset", "number")
     )
 
 
@@ -262,6 +262,10 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
         return 2 if verb is not None and verb.kind == "verb" else 0
     corrected = any(lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out)
+    if corrected and lexemes[index].text == "instead":
+        # "make it 200 instead (of 100)": the replaced value is no second value
+        replaced = following is not None and following.text == "of" and index + 2 < len(lexemes)
+        return 3 if replaced and lexemes[index + 2].kind in _REPLACED_KINDS else 1
     if (
         corrected
         and lexemes[index].text == "not"
@@ -334,6 +338,20 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
         if following is not None and (following.text in _CLAUSE_END | {"make"} or following.kind == "number"):
             return 1, [mark("correct")]  # "..., no, 1 eth": a correction, not a negation
+    return _replaced_value(lexemes, index) if boundary else (0, [])
+
+
+def _replaced_value(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]]:
+    """At a clause boundary, a value said to replace another: "..., not 100, 200" (the value after the
+    negated one wins) and "..., 200 instead (of 100)" (the value before "instead" wins)."""
+    texts = _texts(lexemes, index, 4)
+    kinds = [lexeme.kind for lexeme in lexemes[index : index + 4]]
+    negated = len(texts) == 4 and texts[0] == "not" and texts[2] in _CLAUSE_END
+    if negated and kinds[1] in _REPLACED_KINDS and kinds[3] == kinds[1]:
+        return 3, [mark("correct")]
+    if len(texts) >= 2 and kinds[0] in _REPLACED_KINDS and texts[1] == "instead":
+        dropped = 2 if len(texts) == 4 and texts[2] == "of" and kinds[3] == kinds[0] else 0
+        return 2 + dropped, [mark("correct"), lexemes[index]]
     return 0, []
 
 

@@ -364,3 +364,26 @@ def test_a_token_wished_for_and_paid_with_another_is_bought(prompt: str) -> None
 def test_a_wish_with_nothing_to_pay_with_is_no_purchase() -> None:
     response = parse("i want 100 usdc on base for gas", *WALLETS)
     assert not response.intents
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap 100 usdc for eth on base *200",
+        "swap 100 usdc for eth on base - edit: 200",
+        "swap 100 usdc for eth on base, not 100, 200",
+        "swap 100 usdc for eth on base, 200 instead",
+        "swap 100 usdc for eth on base actually do 200 instead of 100",
+    ],
+)
+def test_a_value_said_to_replace_another_wins(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(200))]
+
+
+@pytest.mark.parametrize(
+    "marker", ["disregard that,", "delete that.", "forget what i said,", ". cancel.", "scrap that"]
+)
+def test_more_ways_to_drop_what_was_said(marker: str) -> None:
+    assert _read(f"swap 100 usdc for eth on base {marker} swap 200 dai for eth on base") == [
+        ("swap", "DAI", "ETH", "base", Decimal(200))
+    ]
