@@ -188,7 +188,13 @@ def every_one(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     for at, lexeme in enumerate(lexemes):
         after = lexemes[at + 1] if at + 1 < len(lexemes) else None
-        if lexeme.text == "every" and after is not None and after.asset is not None:
+        if lexeme.text == "single" and out and out[-1].text == "all" and after is not None and after.asset:
+            continue  # "every single usdc"
+        if (
+            lexeme.text == "every"
+            and after is not None
+            and (after.asset is not None or after.text == "single")
+        ):
             lexeme = Lexeme("word", "all")
         excepted = out and out[-1].text == "except" and after is not None and after.kind == "number"
         if lexeme.text == "for" and excepted:

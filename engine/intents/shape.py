@@ -256,6 +256,8 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
     if lexemes[index].text == "while" and following is not None and following.text in ("on", "in", "over"):
         return 1  # "while on base, swap ...": where, not when
+    if lexemes[index].text in ("second", "third") and any(earlier.text == "first" for earlier in out):
+        return 1  # "first bridge ..., second deposit it": a step boundary
     if _texts(lexemes, index, 2) == ("followed", "by"):
         return 2  # "bridge ... followed by depositing it": a step boundary (the clause end stands for it)
     if _texts(lexemes, index, 2) == ("how", "about"):

@@ -181,6 +181,7 @@ PRONOUNS: Final[frozenset[str]] = frozenset({"it", "them", "that", "those", "pro
 # Words that join steps of one request.
 STEP_JOINERS: Final[frozenset[str]] = frozenset(
     {"and", "then", "after", "afterwards", "afterward", "next", "finally", "also", "plus", "followed"}
+    | {"secondly", "thirdly", "lastly"}
 )
 
 # Words of follow-up turns that reuse the previous request ("do the same on arbitrum", "same but 50").

@@ -387,3 +387,20 @@ def test_more_ways_to_drop_what_was_said(marker: str) -> None:
     assert _read(f"swap 100 usdc for eth on base {marker} swap 200 dai for eth on base") == [
         ("swap", "DAI", "ETH", "base", Decimal(200))
     ]
+
+
+def test_first_and_second_order_the_steps() -> None:
+    response = parse("first bridge 300 usdc from base to arbitrum, second deposit it into aave", *WALLETS)
+    assert [(i.action, i.amount) for i in response.intents] == [
+        ("bridge", Decimal(300)),
+        ("deposit", "chained"),
+    ]
+
+
+def test_wait_a_second_is_still_asked_about() -> None:
+    response = parse("swap 1 eth for usdc on base, wait a second", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+def test_every_single_token_is_all_of_it() -> None:
+    assert _read("swap every single usdc i have for eth on base") == [("swap", "USDC", "ETH", "base", "max")]
