@@ -49,8 +49,9 @@ _GRAMMAR_WORDS: Final[frozenset[str]] = (
     | frozenset({"worth", "rewards", "wallet"})
 )
 
-# Verbs a misspelling is never corrected to: one keystroke from token names ("shib" is not "ship").
-_NO_TYPO_VERBS: Final = frozenset({"ship", "hop"})
+# Verbs a misspelling is never corrected to: one keystroke from token names or words ("shib" is not
+# "ship", "drops" is not "drop").
+_NO_TYPO_VERBS: Final = frozenset({"ship", "hop", "drop"})
 
 # Words the reader understands without a table entry, so they are never typo-corrected.
 _KNOWN_WORDS: Final[frozenset[str]] = (

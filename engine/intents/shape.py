@@ -107,7 +107,7 @@ _OPENING_FILLER: Final = frozenset(
 
 
 # Words that wish for something done ("i need 100 usdc moved ...").
-_WISHES: Final = frozenset({"need", "needs", "want", "wants", "like"})
+_WISHES: Final = frozenset({"need", "needs", "want", "wants", "like", "get"})
 # Someone who did the deed, between the wish and the past form ("i need the usdc you sent").
 _DOERS: Final = frozenset({"i", "we", "you", "u", "they", "he", "she"})
 

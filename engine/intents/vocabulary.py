@@ -27,6 +27,7 @@ VERBS: Final[dict[str, str]] = {
     "hop": "bridge",
     "ship": "transfer",
     "xfer": "transfer",
+    "drop": "transfer",
     "bring": "transfer",
     "teleport": "bridge",
     "deposit": "deposit",

@@ -84,7 +84,7 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     wallet wallets address account balance balances chain chains network networks mainnet l2 side
     amount total value worth holding holdings gas fees route way cheapest best fastest safest
     about around approximately approx roughly ~ yield interest rewards reward earnings
-    alr aight tho though i've ive we've mind meant chance team favour favor lot ugh argh oof edit first firstly
+    alr aight tho though i've ive we've mind meant chance team favour favor lot ugh argh oof edit first firstly friend friends homie
     v2 v3 liquid withdrawal withdrawals debt debts loan loans collateral savings lending staked
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
@@ -96,6 +96,9 @@ REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("is", "it", "okay", "to"),
     ("would", "it", "be", "possible", "to"),
     ("are", "you", "able", "to"),
+    ("is", "there", "a", "way", "to"),
+    ("do", "you", "think", "you", "could"),
+    ("do", "you", "think", "u", "could"),
     ("r", "u", "able", "to"),
     ("could", "it", "be", "possible", "to"),
 )

@@ -404,3 +404,24 @@ def test_wait_a_second_is_still_asked_about() -> None:
 
 def test_every_single_token_is_all_of_it() -> None:
     assert _read("swap every single usdc i have for eth on base") == [("swap", "USDC", "ETH", "base", "max")]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "is there a way to swap 50 usdc for eth on base?",
+        "do you think you could swap 50 usdc for eth on base",
+        "could i get 50 usdc swapped to eth on base?",
+    ],
+)
+def test_more_requests_put_as_questions(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(50))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [f"drop 25 usdc to {EVM_C} on base", f"send my friend {EVM_C} 25 usdc on base"],
+)
+def test_drop_and_a_friend_send(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.recipient, i.amount) for i in response.intents] == [("transfer", EVM_C, Decimal(25))]
