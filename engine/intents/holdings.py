@@ -21,6 +21,8 @@ from engine.intents.vocabulary import MAX_WORDS, PERCENT_WORDS, PRONOUNS, USD_WO
 _HOLDING_WORDS: Final = frozenset({"have", "got", "hold", "holding", "own", "sitting"})
 # Words after the held asset that only say it sits somewhere ("1200 usdc sitting on base").
 _RESTING_WORDS: Final = frozenset({"sitting", "sat", "parked", "lying", "chilling", "idle"})
+# Approximations between a holding word and its number ("i have about 1200 usdc").
+_ABOUT: Final = frozenset({"about", "around", "roughly", "approximately", "approx", "like", "~"})
 # "out of my 800 usdc": the holding named as where the share comes from.
 _OUT_OF: Final = ("out", "of", "my")
 
@@ -31,6 +33,9 @@ class _Held:
     end: int  # one past its asset
     value: Decimal
     asset: Lexeme
+    # Told with a holding word ("i have", "out of my"); a message that only opens with "1200 usdc" is read
+    # as a holding only by a share "of it" later.
+    told: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +66,12 @@ def _held(lexemes: Sequence[Lexeme], at: int) -> _Held | None:
         after = at + 3
     elif lexemes[at].kind in ("word", "past", "unknown", "verb") and lexemes[at].text in _HOLDING_WORDS:
         after = at + 1
+    elif at == 0 and lexemes[at].kind == "number":
+        after = at  # "1200 usdc on base - swap a third of it": the message opens with what is held
     else:
         return None
+    while after < len(lexemes) and lexemes[after].text in _ABOUT:
+        after += 1  # "i have about 1200 usdc"
     number = _number(lexemes, after)
     if number is None:
         return None
@@ -73,7 +82,7 @@ def _held(lexemes: Sequence[Lexeme], at: int) -> _Held | None:
     end = asset_at + 1
     while end < len(lexemes) and lexemes[end].text in _RESTING_WORDS:
         end += 1
-    return _Held(at, end, value, lexemes[asset_at])
+    return _Held(at, end, value, lexemes[asset_at], told=lexemes[at].kind != "number")
 
 
 def _share(lexemes: Sequence[Lexeme], at: int) -> tuple[Fraction, int] | None:
@@ -155,6 +164,8 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
             following = lexemes[at + used + pronoun] if at + used + pronoun < len(lexemes) else None
             written = " ".join(lexeme.text for lexeme in lexemes[at : at + used + pronoun])
             told_away = [*lexemes[: held.start], *lexemes[held.end : at]]
+            if not held.told and not (found is not None and pronoun):
+                break
             if found is not None and found[0] <= 1 and (pronoun or _aims(following)):
                 amount = [_amount(found[0], held.value, written), held.asset]
                 return [*told_away, *amount, *lexemes[at + used + pronoun :]], held.start

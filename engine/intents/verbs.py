@@ -31,6 +31,7 @@ def swaps_into(draft: Draft) -> bool:
 def settle_action(draft: Draft) -> None:
     """Settle verbs whose action depends on the rest of the clause (in place)."""
     verb = draft.verb
+    _share_of_which(draft)
     if draft.target_first and draft.to_asset is not None and draft.action not in (None, "swap"):
         # "for dai" named first is a swap's target; with another action it is only an asset named.
         draft.items.insert(0, Item(draft.to_asset, None))
@@ -74,6 +75,18 @@ def settle_action(draft: Draft) -> None:
         and not draft.addresses
     ):
         draft.action = "sweep"
+
+
+def _share_of_which(draft: Draft) -> None:
+    """ "my balance is 1200 usdc, swap half of it": a share of "it" beside a written amount may be a share of
+    that amount or of the balance, and is neither that amount itself; the amount is asked, never guessed."""
+    loose = draft.loose_amount
+    if not draft.pronoun or loose is None or loose.kind != "fraction":
+        return
+    for item in draft.items:
+        if item.amount is not None and item.amount.kind == "exact":
+            written = f"{loose.written} of {item.amount.written}"
+            item.amount, draft.loose_amount = AmountSpec("unclear", written=written), None
 
 
 def _chat_for(draft: Draft) -> bool:

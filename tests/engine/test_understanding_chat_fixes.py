@@ -425,3 +425,32 @@ def test_more_requests_put_as_questions(prompt: str) -> None:
 def test_drop_and_a_friend_send(prompt: str) -> None:
     response = parse(prompt, *WALLETS)
     assert [(i.action, i.recipient, i.amount) for i in response.intents] == [("transfer", EVM_C, Decimal(25))]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "amount"),
+    [
+        ("i have about 1200 usdc on base, swap half of it for eth", 600),
+        ("1200 usdc on base - swap a third of it to eth", 400),
+    ],
+)
+def test_more_ways_to_tell_a_holding(prompt: str, amount: int) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(amount))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "my balance is 1200 usdc on base, swap half of it for eth",
+        "there is 1200 usdc on base, swap half of it for eth",
+        f"send 100 usdc to {EVM_C} on base and half of it to {EVM_A}",
+        "1200 usdc on base, swap 500 for eth",
+    ],
+)
+def test_a_share_of_it_beside_a_written_amount_is_asked_never_that_amount(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+def test_a_leading_amount_without_a_share_of_it_is_read_as_written() -> None:
+    assert _read("100 usdc to eth on base") == [("swap", "USDC", "ETH", "base", Decimal(100))]
