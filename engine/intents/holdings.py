@@ -170,12 +170,11 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
                 amount = [_amount(found[0], held.value, written), held.asset]
                 return [*told_away, *amount, *lexemes[at + used + pronoun :]], held.start
             if found is None and pronoun:
-                return [
-                    *told_away,
-                    *lexemes[at : at + used],
-                    held.asset,
-                    *lexemes[at + used + pronoun :],
-                ], held.start
+                # "500 of it" is 500 of the held token; more than was told ("2000 of it") is asked.
+                said = lexemes[at : at + used]
+                if number is not None and number[0] > held.value:
+                    said = [Lexeme("number", written, token=Token("number", written, None, problem="more"))]
+                return [*told_away, *said, held.asset, *lexemes[at + used + pronoun :]], held.start
             return [*told_away, *lexemes[at:]], held.start
         at += 1
     return lexemes, held.end - 1

@@ -454,3 +454,8 @@ def test_a_share_of_it_beside_a_written_amount_is_asked_never_that_amount(prompt
 
 def test_a_leading_amount_without_a_share_of_it_is_read_as_written() -> None:
     assert _read("100 usdc to eth on base") == [("swap", "USDC", "ETH", "base", Decimal(100))]
+
+
+def test_more_of_it_than_was_told_is_asked() -> None:
+    response = parse("i have 1200 usdc on base, swap 2000 of it for eth", *WALLETS)
+    assert not response.intents and response.clarifications
