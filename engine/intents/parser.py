@@ -98,6 +98,10 @@ class IntentParser:
         elif found is not None and reading.drafts and reading.drafts[0].action is not None:
             reading.carry = self._carry(found, reading.drafts[0], wallets)
         for draft in reading.drafts:
+            if draft.action is None and draft.to_asset is not None and (draft.to_chain or draft.addresses):
+                # "100 usdc into eth on base, then to arbitrum": a conversion and a move with no verb for
+                # either; reading one of them would drop the other, so nothing is planned.
+                continue
             if draft.action is None and draft.items and (draft.to_chain or draft.addresses):
                 # "100 usdc to arbitrum", "5 usdc to 0x...": with no verb, moving is the only reading.
                 draft.action, draft.verb = "transfer", "move"

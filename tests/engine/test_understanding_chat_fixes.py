@@ -459,3 +459,9 @@ def test_a_leading_amount_without_a_share_of_it_is_read_as_written() -> None:
 def test_more_of_it_than_was_told_is_asked() -> None:
     response = parse("i have 1200 usdc on base, swap 2000 of it for eth", *WALLETS)
     assert not response.intents and response.clarifications
+
+
+def test_a_verbless_conversion_and_move_together_plan_nothing() -> None:
+    # Reading either would drop the other: the bridge alone was planned before, a silent wrong answer.
+    response = parse("100 usdc into eth on base, then to arbitrum", *WALLETS)
+    assert not response.intents
