@@ -110,7 +110,8 @@ def reads_as_chain(
         # usdc into eth, base"); "1 eth to base" moves.
         return not (_placed_elsewhere(lexemes, index) or _chain_named_apart(lexemes, index))
     if prep == "to":
-        return draft.action != "swap"
+        # "exit my usdc position into eth": a position is left into a token, not moved to a chain
+        return draft.action != "swap" and draft.verb not in ("exit", "close")
     if pending:
         return False
     return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")

@@ -58,6 +58,13 @@ def settle_action(draft: Draft) -> None:
         draft.action = "withdraw"
     if verb in LEAVING and draft.to_asset is not None and draft.protocol is None and len(draft.items) == 1:
         draft.action, draft.liquidity = "swap", False
+    elif verb in LEAVING and draft.to_asset is not None and draft.protocol is not None:
+        # A protocol position left into a token is a withdrawal and a swap; one of them alone would drop
+        # the other, so the request is refused with the two steps to say.
+        draft.refusal = (
+            f"Leaving your {draft.protocol} position for {draft.to_asset} takes two steps; say both, for "
+            f"example 'withdraw my usdc from {draft.protocol}, then swap it to {draft.to_asset.lower()}'."
+        )
     if (
         verb in _WHOLE_BY_DEFAULT
         and not any(item.amount for item in draft.items)

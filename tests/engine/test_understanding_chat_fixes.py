@@ -465,3 +465,10 @@ def test_a_verbless_conversion_and_move_together_plan_nothing() -> None:
     # Reading either would drop the other: the bridge alone was planned before, a silent wrong answer.
     response = parse("100 usdc into eth on base, then to arbitrum", *WALLETS)
     assert not response.intents
+
+
+def test_leaving_a_protocol_position_into_a_token_names_the_two_steps() -> None:
+    # Read alone, the withdrawal would drop the swap (and "into eth" was once a bridge to ethereum).
+    response = parse("exit my usdc position into eth on aave base", *WALLETS)
+    assert not response.intents and not response.clarifications
+    assert "two steps" in response.reasoning
