@@ -61,9 +61,10 @@ def settle_action(draft: Draft) -> None:
     elif verb in LEAVING and draft.to_asset is not None and draft.protocol is not None:
         # A protocol position left into a token is a withdrawal and a swap; one of them alone would drop
         # the other, so the request is refused with the two steps to say.
+        held = next((item.asset.lower() for item in draft.items if item.asset is not None), "tokens")
         draft.refusal = (
             f"Leaving your {draft.protocol} position for {draft.to_asset} takes two steps; say both, for "
-            f"example 'withdraw my usdc from {draft.protocol}, then swap it to {draft.to_asset.lower()}'."
+            f"example 'withdraw my {held} from {draft.protocol}, then swap it to {draft.to_asset.lower()}'."
         )
     if (
         verb in _WHOLE_BY_DEFAULT
