@@ -54,6 +54,26 @@ _GREETED: Final = frozenset({"morning", "afternoon", "evening", "night"})
 _LEVEL_WORDS: Final = frozenset({"above", "below", "under", "at", "@", ">", "<", ">=", "<="})
 
 
+def _by_first_word(phrases: Sequence[tuple[str, ...]]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Phrases grouped by their first word, in their order: a word is only compared with the phrases it can
+    start (this runs at every word of every request)."""
+    grouped: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        grouped.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(group) for first, group in grouped.items()}
+
+
+_POLITE: Final = _by_first_word(POLITE_PHRASES)
+_RESETS: Final = _by_first_word(RESETS)
+_CORRECTIONS: Final = _by_first_word(CORRECTIONS)
+
+
+def _starting(
+    grouped: dict[str, tuple[tuple[str, ...], ...]], lexemes: Sequence[Lexeme], index: int
+) -> tuple[tuple[str, ...], ...]:
+    return grouped.get(lexemes[index].text, ()) if index < len(lexemes) else ()
+
+
 def mark(name: str) -> Lexeme:
     """A mark for clauses.py (see the module docstring)."""
     return Lexeme("mark", name)
@@ -135,7 +155,9 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
-        polite = next((len(p) for p in POLITE_PHRASES if _texts(lexemes, index, len(p)) == p), 0)
+        polite = next(
+            (len(p) for p in _starting(_POLITE, lexemes, index) if _texts(lexemes, index, len(p)) == p), 0
+        )
         if polite:
             index += polite
             continue
@@ -175,31 +197,33 @@ _IT: Final = frozenset({"it", "them", "that"})
 def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> tuple[int, list[Lexeme]]:
     """Places said with "it" after the tokens were named: "..., take it from op" says where they come
     from ("from op"); "take 100 dai off op and put it on base" says where they go ("to base"); and a
-    "minus" before a number makes it negative ("send minus 5 usdc"), which is refused."""
+    "minus" before a number makes it negative ("send minus 5 usdc"), which is refused. The cheap word
+    tests come first: this runs at every word of every request."""
     words = _texts(lexemes, index, 4)
-    named = any(lexeme.asset is not None for lexeme in out)
-    if named and len(words) >= 3 and words[0] in _TAKING and words[1] in _IT and words[2] in ("from", "off"):
+    first = words[0]
+    taking = first in _TAKING and len(words) >= 3 and words[1] in _IT and words[2] in ("from", "off")
+    if taking and any(lexeme.asset is not None for lexeme in out):
         return 3, [Lexeme("word", "from")]
-    taken = any(lexeme.text == "take" for lexeme in out)
     if (
-        taken
+        first == "and"
         and len(words) == 4
-        and words[0] == "and"
         and words[1] in _PUTTING
         and words[2] in _IT
         and words[3] in ("on", "onto", "to", "over")
         and index + 4 < len(lexemes)
         and lexemes[index + 4].chain is not None
+        and any(lexeme.text == "take" for lexeme in out)
     ):
         return 4, [Lexeme("word", "to")]
-    if _wished_buy(lexemes, index, out):
+    if first in ("want", "need") and _wished_buy(lexemes, index, out):
         # "i want eth for 100 usdc": a token wished for, paid with another, is bought.
         return 1, [lexemes[index], Lexeme("verb", "buy", action="swap")]
+    if first not in ("minus", "negative"):
+        return 0, []
     number = lexemes[index + 1] if index + 1 < len(lexemes) else None
     previous = out[-1] if out else None
     if (
-        words[:1] in (("minus",), ("negative",))
-        and number is not None
+        number is not None
         and number.kind == "number"
         and number.token is not None
         and (previous is None or previous.kind == "verb")
@@ -240,42 +264,39 @@ def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
 
 
 def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> int:
-    """How many lexemes at `index` only frame the request: a greeting ("morning!"), "how about" before a verb ("how about swapping
-    150 usdc ..."; "how about 50" stays a follow-up), and the "not 100" a correction names as the value it
-    replaces ("..., sry 200 not 100": the later value wins, the replaced one is no second value)."""
+    """How many lexemes at `index` only frame the request: a greeting ("morning!"), "how about" before a
+    verb ("how about swapping 150 usdc ..."; "how about 50" stays a follow-up), "while on", "followed by",
+    "second" after "first", and the value a correction names as replaced ("..., sry 200 not 100", "200
+    instead of 100": the later value wins, the replaced one is no second value)."""
+    word = lexemes[index].text
     following = lexemes[index + 1] if index + 1 < len(lexemes) else None
-    opening = all(earlier.kind == "punct" or earlier.text in CHAT_FILLER for earlier in out)
-    if opening and lexemes[index].text == "good" and following is not None and following.text in _GREETED:
-        return 2  # "good morning, swap ..."
-    if (
-        opening
-        and lexemes[index].text in _GREETED
-        and following is not None
-        and following.text in _CLAUSE_END
-    ):
-        return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
-    if lexemes[index].text == "while" and following is not None and following.text in ("on", "in", "over"):
-        return 1  # "while on base, swap ...": where, not when
-    if lexemes[index].text in ("second", "third") and any(earlier.text == "first" for earlier in out):
-        return 1  # "first bridge ..., second deposit it": a step boundary
-    if _texts(lexemes, index, 2) == ("followed", "by"):
+    after = following.text if following is not None else ""
+    if word == "good" or word in _GREETED:
+        opening = all(earlier.kind == "punct" or earlier.text in CHAT_FILLER for earlier in out)
+        if opening and word == "good" and after in _GREETED:
+            return 2  # "good morning, swap ..."
+        if opening and word in _GREETED and after in _CLAUSE_END:
+            return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
+        return 0
+    if word == "while":
+        return 1 if after in ("on", "in", "over") else 0  # "while on base, swap ...": where, not when
+    if word in ("second", "third"):
+        # "first bridge ..., second deposit it": a step boundary
+        return 1 if any(earlier.text == "first" for earlier in out) else 0
+    if (word, after) == ("followed", "by"):
         return 2  # "bridge ... followed by depositing it": a step boundary (the clause end stands for it)
-    if _texts(lexemes, index, 2) == ("how", "about"):
+    if (word, after) == ("how", "about"):
         verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
         return 2 if verb is not None and verb.kind == "verb" else 0
-    corrected = any(lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out)
-    if corrected and lexemes[index].text == "instead":
-        # "make it 200 instead (of 100)": the replaced value is no second value
-        replaced = following is not None and following.text == "of" and index + 2 < len(lexemes)
-        return 3 if replaced and lexemes[index + 2].kind in _REPLACED_KINDS else 1
-    if (
-        corrected
-        and lexemes[index].text == "not"
-        and following is not None
-        and following.kind in _REPLACED_KINDS
+    if word not in ("instead", "not") or not any(
+        lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out
     ):
-        return 2
-    return 0
+        return 0
+    if word == "instead":
+        # "make it 200 instead (of 100)": the replaced value is no second value
+        replaced = after == "of" and index + 2 < len(lexemes)
+        return 3 if replaced and lexemes[index + 2].kind in _REPLACED_KINDS else 1
+    return 2 if following is not None and following.kind in _REPLACED_KINDS else 0
 
 
 def _texts(lexemes: Sequence[Lexeme], start: int, count: int) -> tuple[str, ...]:
@@ -314,7 +335,7 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
     if not said_before:
         # Nothing to correct yet: "actually, swap 2 eth", "no, make it 2" open the request (a change of
         # the previous turn is read as a follow-up).
-        for phrase in (*RESETS, *CORRECTIONS):
+        for phrase in (*_starting(_RESETS, lexemes, index), *_starting(_CORRECTIONS, lexemes, index)):
             if _texts(lexemes, index, len(phrase)) == phrase:
                 return len(phrase), []
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
@@ -326,10 +347,10 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         before -= 1  # "..., hmm no, 300": a hesitation does not hide the boundary
     previous = lexemes[before] if before >= 0 else None
     boundary = previous is None or previous.kind == "mark" or previous.text in _CLAUSE_END | {"-", "—", "..."}
-    for phrase in RESETS:
+    for phrase in _starting(_RESETS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) == phrase:
             return len(phrase), [mark("reset")]
-    for phrase in CORRECTIONS:
+    for phrase in _starting(_CORRECTIONS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) != phrase:
             continue
         single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry")
@@ -363,7 +384,7 @@ def _correction_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
     if following is None:
         return False
     return following.kind == "number" or any(
-        _texts(lexemes, index, len(phrase)) == phrase for phrase in CORRECTIONS
+        _texts(lexemes, index, len(phrase)) == phrase for phrase in _starting(_CORRECTIONS, lexemes, index)
     )
 
 
