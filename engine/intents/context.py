@@ -12,6 +12,7 @@ from typing import Final
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.drafts import Draft, Item
+from engine.intents.holdings import every_one, kept_back, of_stated, worth_after
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.reader import read_clause
@@ -63,7 +64,7 @@ class Text:
 def read_text(text: str, lexicon: Lexicon) -> Text:
     """Read a request text (clarification lines are not part of it)."""
     lexemes = lexicon.read(tokenize(text))
-    shaped = rewrite(lexemes)
+    shaped = rewrite(kept_back(every_one(of_stated(worth_after(lexemes)))))
     drafts: list[Draft] = []
     for piece in split_steps(shaped):
         draft = read_clause(piece.lexemes)

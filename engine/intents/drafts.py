@@ -55,6 +55,8 @@ class Draft:
     verb: str | None = None
     items: list[Item] = field(default_factory=list)
     to_asset: str | None = None
+    # The target was named before anything to spend ("for dai, swap 2k usdc", "into dai on op: 0.5 usdc").
+    target_first: bool = False
     exact_output: bool = False
     from_chain: str | None = None
     to_chain: str | None = None

@@ -24,7 +24,7 @@ from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.models import Clarification, Intent, IntentRequest, IntentResponse
 from engine.intents.questions import DOING
-from engine.intents.spelling import respelled
+from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS
 from engine.intents.universe import AssetUniverse
 
@@ -52,7 +52,7 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
     """Read the prompt, its clarification answers and the user's earlier turns with the request reader."""
     prompt, pairs = split_answers(request.prompt)
     # A misspelt token name the user said which token it meant is read as that token's name.
-    prompt = respelled(prompt, pairs)
+    prompt = chat_text(respelled(prompt, pairs))
     texts = [(prompt, True), *((label, True) for _, label in pairs)]
     for who, turn in recent_turns(request.conversation_context):
         if who == "user":

@@ -11,6 +11,7 @@ from engine.intents.numerals import FRACTION_NAMES, NUMBER_WORDS, SCALES
 from engine.intents.universe import AssetUniverse
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
+    CHAIN_NICKNAMES,
     EVERYTHING_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
@@ -47,6 +48,10 @@ _GRAMMAR_WORDS: Final[frozenset[str]] = (
     | FOLLOW_UP_WORDS
     | frozenset({"worth", "rewards", "wallet"})
 )
+
+# Verbs a misspelling is never corrected to: one keystroke from token names or words ("shib" is not
+# "ship", "drops" is not "drop").
+_NO_TYPO_VERBS: Final = frozenset({"ship", "hop", "drop"})
 
 # Words the reader understands without a table entry, so they are never typo-corrected.
 _KNOWN_WORDS: Final[frozenset[str]] = (
@@ -98,6 +103,10 @@ class Lexicon:
     def __init__(self, universe: AssetUniverse) -> None:
         self.universe = universe
         self._chains = {tuple(alias.split()): slug for alias, slug in universe.chain_aliases().items()}
+        known_chains = set(self._chains.values())
+        for nickname, slug in CHAIN_NICKNAMES.items():
+            if slug in known_chains:
+                self._chains.setdefault((nickname,), slug)
         self._assets = {tuple(alias.split()): symbol for alias, symbol in universe.asset_aliases().items()}
         known_protocols = {name.lower() for name in universe.protocol_names()}
         self._protocols: dict[tuple[str, ...], str] = {(name,): name for name in known_protocols}
@@ -109,7 +118,7 @@ class Lexicon:
             for words, value in table.items():
                 if len(words) == 1:
                     entries.setdefault(words[0], f"{tag}:{value}")
-        for verb in VERBS:
+        for verb in VERBS.keys() - _NO_TYPO_VERBS:
             entries.setdefault(verb, f"verb:{verb}")
         for word in _GRAMMAR_WORDS | FROM_WORDS | TO_WORDS | ON_WORDS | WITH_WORDS:
             entries.setdefault(word, f"word:{word}")

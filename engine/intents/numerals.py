@@ -13,6 +13,7 @@ Every literal goes through engine.numbers.parse_decimal (bounded) before any ari
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,7 +94,9 @@ FRACTION_NAMES: Final[dict[str, tuple[int, int]]] = {
 }
 
 # Every word that can be part of a spelled number.
-NUMBER_WORDS: Final[frozenset[str]] = frozenset({*_UNITS, *_TEENS, *_TENS, "hundred", *_BIG, "dozen"})
+NUMBER_WORDS: Final[frozenset[str]] = frozenset(
+    {*_UNITS, *_TEENS, *_TENS, "hundred", *_BIG, "dozen", "point"}
+)
 
 # Longest run of words read as one number; longer runs are not numbers people write.
 _MAX_WORDS: Final = 12
@@ -213,6 +216,13 @@ def read_words(words: Sequence[str], start: int) -> Spelled | None:
         elif word in _BIG and last in ("unit", "teen", "tens", "hundred", "dozen", "", "a"):
             total += (current or 1) * _BIG[word]
             current, last = 0, "big"
+        elif (
+            word == "point" and last in ("unit", "teen", "tens", "hundred", "big", "") and following in _UNITS
+        ):
+            # "one point five": the digits after "point" are read one by one ("two point two five" is 2.25).
+            digits = list(itertools.takewhile(lambda later: later in _UNITS, words[index + 1 :]))
+            fraction = "".join(str(_UNITS[digit]) for digit in digits)
+            return Spelled(Decimal(f"{total + current}.{fraction}"), index + 1 + len(digits) - start)
         elif word == "and" and last in ("unit", "teen", "tens", "hundred", "big", "dozen"):
             if following in ("a", "an") and index + 2 < len(words) and words[index + 2] == "half":
                 return Spelled(Decimal(total + current) + Decimal("0.5"), index + 3 - start)

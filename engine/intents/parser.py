@@ -20,7 +20,7 @@ from engine.intents.lexicon import Lexicon
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
-from engine.intents.spelling import respelled
+from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import Carry, Outcome, Step
 from engine.intents.universe import AssetUniverse
 from engine.intents.wallets import WalletContext
@@ -69,7 +69,7 @@ class IntentParser:
     def read(self, request: IntentRequest) -> Reading:
         """Read the prompt (names resolved against the registry), its answers and the conversation."""
         prompt, pairs = split_answers(request.prompt)
-        prompt = respelled(prompt, pairs)
+        prompt = chat_text(respelled(prompt, pairs))
         wallets = WalletContext(request.wallets, self.universe)
         text = read_text(prompt, self.lexicon)
         reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets)
@@ -98,6 +98,10 @@ class IntentParser:
         elif found is not None and reading.drafts and reading.drafts[0].action is not None:
             reading.carry = self._carry(found, reading.drafts[0], wallets)
         for draft in reading.drafts:
+            if draft.action is None and draft.to_asset is not None and (draft.to_chain or draft.addresses):
+                # "100 usdc into eth on base, then to arbitrum": a conversion and a move with no verb for
+                # either; reading one of them would drop the other, so nothing is planned.
+                continue
             if draft.action is None and draft.items and (draft.to_chain or draft.addresses):
                 # "100 usdc to arbitrum", "5 usdc to 0x...": with no verb, moving is the only reading.
                 draft.action, draft.verb = "transfer", "move"

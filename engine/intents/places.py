@@ -8,7 +8,10 @@ from typing import Final
 
 from engine.intents.drafts import Draft
 from engine.intents.lexicon import Lexeme
-from engine.intents.vocabulary import BUY_VERBS
+from engine.intents.numerals import SCALES
+from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS, USD_WORDS
+
+SCALE_WORDS: Final = frozenset(SCALES)
 
 __all__ = [
     "ARROWS",
@@ -50,7 +53,8 @@ def settle_wish(draft: Draft, places: dict[str, str]) -> bool:
     from the one they are on to the one wished for. Both chains must be named: a wish alone ("i need 100
     usdc on base") says nothing of where the tokens come from, and is left as it was read. True when the
     clause was settled as a move."""
-    wished, current = places.get("wish"), places.get("state")
+    # "i want 100 dai on base, (take it) from arbitrum": the source named with "from" says where it is.
+    wished, current = places.get("wish"), places.get("state") or draft.from_chain
     if draft.action is not None or wished is None or current is None or wished == current or not draft.items:
         return False
     draft.from_chain, draft.to_chain, draft.on_chain = current, wished, None
@@ -75,11 +79,19 @@ def reads_as_chain(
     if following is not None and following.chain == lexeme.chain and following.asset is None:
         return True  # "eth mainnet": a word naming the same chain after it makes it a place
     if following is not None and following.text in ARROWS:
+        after = _at(lexemes, index + 2)
+        if after is not None and after.asset is not None and after.chain is None:
+            return False  # "$50 of eth -> usdc": a token turned into a token
         return draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
     if following is not None and following.text in ("/", "-"):
         return False
     if prep == "on" and draft.verb == "spend" and draft.items and not draft.to_asset:
         return False  # "spend 100 usdc on eth": what the money goes on is an asset
+    if pending and previous is not None and previous.text == "in" and _amount_before(lexemes, index - 1):
+        return False  # "send him $500 in eth": the amount is paid in the asset
+    into = previous is not None and previous.text in ("in", "at") and draft.verb in TARGET_VERBS
+    if prep == "on" and into and _chain_named_apart(lexemes, index):
+        return False  # "ape 200 usdc in eth on base": what the tokens go into is a token
     if prep in ("from", "on"):
         return True
     if prep == "to" and previous is not None and previous.text == "onto":
@@ -94,10 +106,12 @@ def reads_as_chain(
         # the other chain's own name is a move between chains, not a conversion into its native token.
         return True
     if prep == "to" and draft.action is None and lexeme.asset is not None:
-        # No verb: "100 usdc to eth on base" converts (its chain is named apart); "1 eth to base" moves.
-        return not _placed_elsewhere(lexemes, index)
+        # No verb: "100 usdc to eth on base" converts (its chain is named apart, also bare after it: "100
+        # usdc into eth, base"); "1 eth to base" moves.
+        return not (_placed_elsewhere(lexemes, index) or _chain_named_apart(lexemes, index))
     if prep == "to":
-        return draft.action != "swap"
+        # "exit my usdc position into eth": a position is left into a token, not moved to a chain
+        return draft.action != "swap" and draft.verb not in ("exit", "close")
     if pending:
         return False
     return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
@@ -146,6 +160,23 @@ def _placed_elsewhere(
         at != index and lexeme.chain is not None and at > 0 and lexemes[at - 1].text in after
         for at, lexeme in enumerate(lexemes)
     )
+
+
+def _chain_named_apart(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when a word naming only a chain stands apart from the "to" before `index`: after it ("100 usdc
+    into eth, base") or before the tokens ("base chain: 100 usdc -> eth"), not right before it ("base to
+    eth", a move)."""
+    return any(
+        lexeme.chain is not None and lexeme.asset is None and at not in (index - 2, index - 1)
+        for at, lexeme in enumerate(lexemes)
+        if at != index
+    )
+
+
+def _amount_before(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when the word before `index` ends an amount ("$500", "500 bucks", "1k")."""
+    previous = _at(lexemes, index - 1)
+    return previous is not None and (previous.kind == "number" or previous.text in USD_WORDS | SCALE_WORDS)
 
 
 def after_my(lexemes: Sequence[Lexeme], index: int) -> bool:

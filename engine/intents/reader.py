@@ -26,7 +26,7 @@ from engine.intents.places import (
     two_targets,
 )
 from engine.intents.unread import unread_runs
-from engine.intents.verbs import settle_action
+from engine.intents.verbs import settle_action, swaps_into
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
     EVERYTHING_WORDS,
@@ -479,12 +479,12 @@ class _Reader:
             draft.items.append(Item(symbol, self.take_pending()))
         elif symbol == self.kept_asset:
             self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
-        elif draft.action == "swap" and self.prep in ("for", "to") and draft.to_asset is None:
+        elif swaps_into(draft) and self.prep in ("for", "to") and draft.to_asset is None:
             draft.to_asset = symbol
         elif draft.verb == "spend" and self.prep == "on" and draft.items and draft.to_asset is None:
             draft.to_asset = symbol  # "spend 100 usdc on eth"
-        elif draft.action is None and self.prep in ("to", "for") and draft.items and draft.to_asset is None:
-            draft.to_asset = symbol  # "100 usdc to eth", "20 dai for usdc": no verb, the target is an asset
+        elif draft.action is None and self.prep in ("to", "for") and draft.to_asset is None:
+            draft.to_asset, draft.target_first = symbol, not draft.items  # "100 usdc to eth", "for dai, swap"
         else:
             draft.items.append(Item(symbol, None))
         self.prep = None

@@ -54,6 +54,26 @@ _GREETED: Final = frozenset({"morning", "afternoon", "evening", "night"})
 _LEVEL_WORDS: Final = frozenset({"above", "below", "under", "at", "@", ">", "<", ">=", "<="})
 
 
+def _by_first_word(phrases: Sequence[tuple[str, ...]]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Phrases grouped by their first word, in their order: a word is only compared with the phrases it can
+    start (this runs at every word of every request)."""
+    grouped: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        grouped.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(group) for first, group in grouped.items()}
+
+
+_POLITE: Final = _by_first_word(POLITE_PHRASES)
+_RESETS: Final = _by_first_word(RESETS)
+_CORRECTIONS: Final = _by_first_word(CORRECTIONS)
+
+
+def _starting(
+    grouped: dict[str, tuple[tuple[str, ...], ...]], lexemes: Sequence[Lexeme], index: int
+) -> tuple[tuple[str, ...], ...]:
+    return grouped.get(lexemes[index].text, ()) if index < len(lexemes) else ()
+
+
 def mark(name: str) -> Lexeme:
     """A mark for clauses.py (see the module docstring)."""
     return Lexeme("mark", name)
@@ -107,7 +127,7 @@ _OPENING_FILLER: Final = frozenset(
 
 
 # Words that wish for something done ("i need 100 usdc moved ...").
-_WISHES: Final = frozenset({"need", "needs", "want", "wants", "like"})
+_WISHES: Final = frozenset({"need", "needs", "want", "wants", "like", "get"})
 # Someone who did the deed, between the wish and the past form ("i need the usdc you sent").
 _DOERS: Final = frozenset({"i", "we", "you", "u", "they", "he", "she"})
 
@@ -135,13 +155,26 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
-        polite = next((len(p) for p in POLITE_PHRASES if _texts(lexemes, index, len(p)) == p), 0)
+        polite = next(
+            (len(p) for p in _starting(_POLITE, lexemes, index) if _texts(lexemes, index, len(p)) == p), 0
+        )
         if polite:
             index += polite
             continue
-        used, made = _link(lexemes, index)
+        framing = _chat_framing(lexemes, index, out)
+        if framing:
+            # A clause end keeps what followed the dropped words apart from what came before ("200 not
+            # 100 k thx": the "k" is chat, not thousands of 200).
+            out.append(Lexeme("punct", ","))
+            index += framing
+            continue
+        used, made = _moved_it(lexemes, index, out)
+        if not used:
+            used, made = _link(lexemes, index)
         if not used:
             used, made = _correction(lexemes, index, bool(out))
+        if not used and out and _star_fix(lexemes, index):
+            used, made = 1, [mark("correct")]
         if used:
             out.extend(made)
             index += used
@@ -149,6 +182,121 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             out.append(lexemes[index])
             index += 1
     return out
+
+
+# What a correction may name again to say what it replaces ("sry, 200 not 100", "base not arbitrum").
+_REPLACED_KINDS: Final = frozenset({"number", "chain", "asset"})
+
+
+# Verbs that move "it" somewhere after the tokens were named ("take it from op", "and put it on base").
+_TAKING: Final = frozenset({"take", "grab", "pull", "get"})
+_PUTTING: Final = frozenset({"put", "move", "send", "drop", "stick", "get"})
+_IT: Final = frozenset({"it", "them", "that"})
+
+
+def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> tuple[int, list[Lexeme]]:
+    """Places said with "it" after the tokens were named: "..., take it from op" says where they come
+    from ("from op"); "take 100 dai off op and put it on base" says where they go ("to base"); and a
+    "minus" before a number makes it negative ("send minus 5 usdc"), which is refused. The cheap word
+    tests come first: this runs at every word of every request."""
+    words = _texts(lexemes, index, 4)
+    first = words[0]
+    taking = first in _TAKING and len(words) >= 3 and words[1] in _IT and words[2] in ("from", "off")
+    if taking and any(lexeme.asset is not None for lexeme in out):
+        return 3, [Lexeme("word", "from")]
+    if (
+        first == "and"
+        and len(words) == 4
+        and words[1] in _PUTTING
+        and words[2] in _IT
+        and words[3] in ("on", "onto", "to", "over")
+        and index + 4 < len(lexemes)
+        and lexemes[index + 4].chain is not None
+        and any(lexeme.text == "take" for lexeme in out)
+    ):
+        return 4, [Lexeme("word", "to")]
+    if first in ("want", "need") and _wished_buy(lexemes, index, out):
+        # "i want eth for 100 usdc": a token wished for, paid with another, is bought.
+        return 1, [lexemes[index], Lexeme("verb", "buy", action="swap")]
+    if first not in ("minus", "negative"):
+        return 0, []
+    number = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    previous = out[-1] if out else None
+    if (
+        number is not None
+        and number.kind == "number"
+        and number.token is not None
+        and (previous is None or previous.kind == "verb")
+    ):
+        return 2, [replace(number, token=replace(number.token, negative=True))]
+    return 0, []
+
+
+def _wished_buy(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> bool:
+    """At a wish word ("want", "need"), with no verb said before it: a token, then "for"/"with"/"using" and
+    another token ("i want eth for 100 usdc", "need some dai with 50 usdc", "i want $1k of eth with usdc")."""
+    if lexemes[index].text not in ("want", "need") or any(lexeme.kind == "verb" for lexeme in out):
+        return False
+    rest = lexemes[index + 1 :]
+    if any(lexeme.kind == "verb" for lexeme in rest):
+        return False  # "i want to swap ...": the verb says it
+    wanted = next((at for at, lexeme in enumerate(rest) if lexeme.asset is not None), None)
+    if wanted is None:
+        return False
+    return any(
+        lexeme.text in ("for", "with", "using", "w")
+        and any(later.asset is not None for later in rest[at + 1 : at + 4])
+        for at, lexeme in enumerate(rest)
+        if at > wanted
+    )
+
+
+def _star_fix(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """ "..., *optimism": a chat fix naming a chain or token that respells no earlier word (those are fixed
+    before reading, see spelling.py) corrects the request like "actually optimism" does."""
+    following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    return (
+        lexemes[index].kind == "punct"
+        and lexemes[index].text == "*"
+        and following is not None
+        and following.kind in ("chain", "asset", "number")
+    )
+
+
+def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> int:
+    """How many lexemes at `index` only frame the request: a greeting ("morning!"), "how about" before a
+    verb ("how about swapping 150 usdc ..."; "how about 50" stays a follow-up), "while on", "followed by",
+    "second" after "first", and the value a correction names as replaced ("..., sry 200 not 100", "200
+    instead of 100": the later value wins, the replaced one is no second value)."""
+    word = lexemes[index].text
+    following = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    after = following.text if following is not None else ""
+    if word == "good" or word in _GREETED:
+        opening = all(earlier.kind == "punct" or earlier.text in CHAT_FILLER for earlier in out)
+        if opening and word == "good" and after in _GREETED:
+            return 2  # "good morning, swap ..."
+        if opening and word in _GREETED and after in _CLAUSE_END:
+            return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
+        return 0
+    if word == "while":
+        return 1 if after in ("on", "in", "over") else 0  # "while on base, swap ...": where, not when
+    if word in ("second", "third"):
+        # "first bridge ..., second deposit it": a step boundary
+        return 1 if any(earlier.text == "first" for earlier in out) else 0
+    if (word, after) == ("followed", "by"):
+        return 2  # "bridge ... followed by depositing it": a step boundary (the clause end stands for it)
+    if (word, after) == ("how", "about"):
+        verb = lexemes[index + 2] if index + 2 < len(lexemes) else None
+        return 2 if verb is not None and verb.kind == "verb" else 0
+    if word not in ("instead", "not") or not any(
+        lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out
+    ):
+        return 0
+    if word == "instead":
+        # "make it 200 instead (of 100)": the replaced value is no second value
+        replaced = after == "of" and index + 2 < len(lexemes)
+        return 3 if replaced and lexemes[index + 2].kind in _REPLACED_KINDS else 1
+    return 2 if following is not None and following.kind in _REPLACED_KINDS else 0
 
 
 def _texts(lexemes: Sequence[Lexeme], start: int, count: int) -> tuple[str, ...]:
@@ -187,7 +335,7 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
     if not said_before:
         # Nothing to correct yet: "actually, swap 2 eth", "no, make it 2" open the request (a change of
         # the previous turn is read as a follow-up).
-        for phrase in (*RESETS, *CORRECTIONS):
+        for phrase in (*_starting(_RESETS, lexemes, index), *_starting(_CORRECTIONS, lexemes, index)):
             if _texts(lexemes, index, len(phrase)) == phrase:
                 return len(phrase), []
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
@@ -199,21 +347,45 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
         before -= 1  # "..., hmm no, 300": a hesitation does not hide the boundary
     previous = lexemes[before] if before >= 0 else None
     boundary = previous is None or previous.kind == "mark" or previous.text in _CLAUSE_END | {"-", "—", "..."}
-    for phrase in RESETS:
+    for phrase in _starting(_RESETS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) == phrase:
             return len(phrase), [mark("reset")]
-    for phrase in CORRECTIONS:
+    for phrase in _starting(_CORRECTIONS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) != phrase:
             continue
         single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry")
-        if single_word and not boundary:
+        if single_word and not boundary and not _correction_follows(lexemes, index + 1):
             return 0, []
         return len(phrase), [mark("correct")]
     if lexemes[index].text == "no" and boundary:
         following = lexemes[index + 1] if index + 1 < len(lexemes) else None
         if following is not None and (following.text in _CLAUSE_END | {"make"} or following.kind == "number"):
             return 1, [mark("correct")]  # "..., no, 1 eth": a correction, not a negation
+    return _replaced_value(lexemes, index) if boundary else (0, [])
+
+
+def _replaced_value(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]]:
+    """At a clause boundary, a value said to replace another: "..., not 100, 200" (the value after the
+    negated one wins) and "..., 200 instead (of 100)" (the value before "instead" wins)."""
+    texts = _texts(lexemes, index, 4)
+    kinds = [lexeme.kind for lexeme in lexemes[index : index + 4]]
+    negated = len(texts) == 4 and texts[0] == "not" and texts[2] in _CLAUSE_END
+    if negated and kinds[1] in _REPLACED_KINDS and kinds[3] == kinds[1]:
+        return 3, [mark("correct")]
+    if len(texts) >= 2 and kinds[0] in _REPLACED_KINDS and texts[1] == "instead":
+        dropped = 2 if len(texts) == 4 and texts[2] == "of" and kinds[3] == kinds[0] else 0
+        return 2 + dropped, [mark("correct"), lexemes[index]]
     return 0, []
+
+
+def _correction_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
+    """True when a correction or a new value starts at `index` ("... sorry i meant 1000", "... wait 200")."""
+    following = lexemes[index] if index < len(lexemes) else None
+    if following is None:
+        return False
+    return following.kind == "number" or any(
+        _texts(lexemes, index, len(phrase)) == phrase for phrase in _starting(_CORRECTIONS, lexemes, index)
+    )
 
 
 def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:

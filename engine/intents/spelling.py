@@ -42,3 +42,39 @@ def respelled(prompt: str, answers: Sequence[tuple[str, str]]) -> str:
             word = re.escape(asked.group("word"))
             prompt = re.sub(rf"(?<![\w.]){word}(?![\w])", label.strip(), prompt, flags=re.I)
     return prompt
+
+
+# A chat fix: "*eth" after the message, alone or on a line of its own, respells the word it is one
+# keystroke from ("swap 100 usdc for eht on base *eth").
+_STAR_FIX: Final = re.compile(r"(?:(?<=\s)|^)\*(?P<word>[A-Za-z][\w.]*)(?=\W*$|\s)", re.M)
+_WORD: Final = re.compile(r"[A-Za-z][\w.]*")
+
+
+def star_fixed(prompt: str) -> str:
+    """The prompt with each "*word" fix applied: the last earlier word one edit from it (and not already
+    it) is replaced by it and the fix is dropped. A fix that is one edit from no earlier word is left where
+    it is: the reader reads it as a correction of its own ("..., *optimism") or asks about it."""
+    for match in reversed(list(_STAR_FIX.finditer(prompt))):
+        fix = match.group("word")
+        before = prompt[: match.start()]
+        candidates = [
+            word
+            for word in _WORD.finditer(before)
+            if len(word.group()) >= 3
+            and word.group().lower() != fix.lower()
+            and within_one_edit(word.group().lower(), fix.lower())
+        ]
+        if not candidates:
+            continue
+        last = candidates[-1]
+        prompt = before[: last.start()] + fix + before[last.end() :] + prompt[match.end() :]
+    return prompt
+
+
+# A cashtag: "$usdc" names the token, it is no dollar sign ("swap 62.125 $dai to usdc").
+_CASHTAG: Final = re.compile(r"(?<![\w$])\$(?=[A-Za-z])")
+
+
+def chat_text(prompt: str) -> str:
+    """The prompt with chat spelling undone: "*word" fixes applied and cashtags read as token names."""
+    return _CASHTAG.sub("", star_fixed(prompt))

@@ -10,18 +10,32 @@ from engine.intents.drafts import MAX, AmountSpec, Draft, Item
 from engine.intents.vocabulary import BUY_VERBS, TARGET_VERBS
 
 # Target verbs that mean a deposit when nothing says where the tokens go ("park my usdc").
-_DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park"})
+_DEPOSIT_BY_DEFAULT: Final = frozenset({"put", "park", "stick"})
 
 # Verbs that leave a whole position when no amount is written ("exit my aave position").
 _WHOLE_BY_DEFAULT: Final = frozenset({"exit", "close", "cash out"})
+# Verbs that leave a position; with a token to leave into and no protocol they sell one token for another
+# ("exit my eth position into usdc" is a swap, not the removal of an ETH-USDC pool position).
+LEAVING: Final = frozenset({"exit", "close"})
 
 # The protocol whose positions are pools; any other protocol's "position" is a deposit or a stake.
 _POOL_PROTOCOLS: Final = frozenset({"uniswap"})
 
 
+def swaps_into(draft: Draft) -> bool:
+    """True when an asset after "for"/"to" is what the clause turns its tokens into: a swap's ("swap 1 eth
+    for usdc"), or a position left into a token ("exit my eth position into usdc")."""
+    return draft.action == "swap" or draft.verb in LEAVING
+
+
 def settle_action(draft: Draft) -> None:
     """Settle verbs whose action depends on the rest of the clause (in place)."""
     verb = draft.verb
+    _share_of_which(draft)
+    if draft.target_first and draft.to_asset is not None and draft.action not in (None, "swap"):
+        # "for dai" named first is a swap's target; with another action it is only an asset named.
+        draft.items.insert(0, Item(draft.to_asset, None))
+        draft.to_asset = None
     if verb == "get" and (draft.to_chain or draft.addresses) and len(draft.items) == 1:
         draft.action = "transfer"  # "get 100 usdc over to arbitrum" moves it; the resolver makes it a bridge
     elif verb in BUY_VERBS and draft.items and draft.to_asset is None:
@@ -34,10 +48,24 @@ def settle_action(draft: Draft) -> None:
     ):
         # "swap 100 usdc eth": the second bare asset is the target.
         draft.to_asset = draft.items.pop().asset
+    elif _chat_for(draft):
+        # "swap 80 usdc 4 eth": a lone "4" (or "2") between an amount of one token and another is chat for
+        # "for" ("to"); the second token is the target, not a second amount.
+        draft.to_asset = draft.items.pop().asset
     if verb in TARGET_VERBS and draft.to_asset is None:
         _target(draft, verb)
     if verb == "cash out" and draft.protocol is not None:
         draft.action = "withdraw"
+    if verb in LEAVING and draft.to_asset is not None and draft.protocol is None and len(draft.items) == 1:
+        draft.action, draft.liquidity = "swap", False
+    elif verb in LEAVING and draft.to_asset is not None and draft.protocol is not None:
+        # A protocol position left into a token is a withdrawal and a swap; one of them alone would drop
+        # the other, so the request is refused with the two steps to say.
+        held = next((item.asset.lower() for item in draft.items if item.asset is not None), "tokens")
+        draft.refusal = (
+            f"Leaving your {draft.protocol} position for {draft.to_asset} takes two steps; say both, for "
+            f"example 'withdraw my {held} from {draft.protocol}, then swap it to {draft.to_asset.lower()}'."
+        )
     if (
         verb in _WHOLE_BY_DEFAULT
         and not any(item.amount for item in draft.items)
@@ -55,6 +83,31 @@ def settle_action(draft: Draft) -> None:
         and not draft.addresses
     ):
         draft.action = "sweep"
+
+
+def _share_of_which(draft: Draft) -> None:
+    """ "my balance is 1200 usdc, swap half of it": a share of "it" beside a written amount may be a share of
+    that amount or of the balance, and is neither that amount itself; the amount is asked, never guessed."""
+    loose = draft.loose_amount
+    if not draft.pronoun or loose is None or loose.kind != "fraction":
+        return
+    for item in draft.items:
+        if item.amount is not None and item.amount.kind == "exact":
+            written = f"{loose.written} of {item.amount.written}"
+            item.amount, draft.loose_amount = AmountSpec("unclear", written=written), None
+
+
+def _chat_for(draft: Draft) -> bool:
+    if draft.action != "swap" or draft.to_asset is not None or len(draft.items) != 2:
+        return False
+    spent, target = draft.items
+    return (
+        spent.amount is not None
+        and spent.amount.kind == "exact"
+        and target.amount is not None
+        and target.amount.kind == "exact"
+        and target.amount.written in ("4", "2")
+    )
 
 
 def _buy(draft: Draft) -> None:

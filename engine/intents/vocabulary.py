@@ -24,6 +24,11 @@ VERBS: Final[dict[str, str]] = {
     "consolidate": "sweep",
     "bridge": "bridge",
     "port": "bridge",
+    "hop": "bridge",
+    "ship": "transfer",
+    "xfer": "transfer",
+    "drop": "transfer",
+    "bring": "transfer",
     "teleport": "bridge",
     "deposit": "deposit",
     "supply": "deposit",
@@ -65,6 +70,7 @@ VERBS: Final[dict[str, str]] = {
     "throw": "swap",
     "yeet": "swap",
     "chuck": "swap",
+    "stick": "swap",
     "yolo": "swap",
     "spend": "swap",
     "get": "swap",
@@ -92,7 +98,9 @@ BUY_VERBS: Final[frozenset[str]] = frozenset(
 
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
 # ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
-TARGET_VERBS: Final[frozenset[str]] = frozenset({"ape", "throw", "yeet", "yolo", "chuck", "put", "park"})
+TARGET_VERBS: Final[frozenset[str]] = frozenset(
+    {"ape", "throw", "yeet", "yolo", "chuck", "put", "park", "stick"}
+)
 
 # Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
 # first guess; verbs.py settles "cash out" and "exit" by what they name.
@@ -108,10 +116,16 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("scoop", "up"): ("swap", "buy"),
     ("market", "buy"): ("swap", "buy"),
     ("market", "sell"): ("swap", "sell"),
+    ("sell", "off"): ("swap", "sell"),
     ("get", "out"): ("withdraw", "exit"),
     ("take", "profit"): ("swap", "cash out"),
     ("take", "profits"): ("swap", "cash out"),
+    ("earn", "yield"): ("deposit", "earn yield"),
+    ("earn", "interest"): ("deposit", "earn interest"),
 }
+
+# Chat names of a chain the registry does not list as aliases ("L1 ethereum", "bridge 80 dai L1 to base").
+CHAIN_NICKNAMES: Final[dict[str, str]] = {"l1": "ethereum"}
 
 # Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.
 LIQUIDITY_WORDS: Final[frozenset[str]] = frozenset(
@@ -168,6 +182,7 @@ PRONOUNS: Final[frozenset[str]] = frozenset({"it", "them", "that", "those", "pro
 # Words that join steps of one request.
 STEP_JOINERS: Final[frozenset[str]] = frozenset(
     {"and", "then", "after", "afterwards", "afterward", "next", "finally", "also", "plus", "followed"}
+    | {"secondly", "thirdly", "lastly"}
 )
 
 # Words of follow-up turns that reuse the previous request ("do the same on arbitrum", "same but 50").

@@ -84,6 +84,7 @@ FILLER: Final[frozenset[str]] = CHAT_FILLER | frozenset(
     wallet wallets address account balance balances chain chains network networks mainnet l2 side
     amount total value worth holding holdings gas fees route way cheapest best fastest safest
     about around approximately approx roughly ~ yield interest rewards reward earnings
+    alr aight tho though i've ive we've mind meant chance team favour favor lot ugh argh oof edit first firstly friend friends homie
     v2 v3 liquid withdrawal withdrawals debt debts loan loans collateral savings lending staked
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
@@ -94,6 +95,11 @@ REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("is", "it", "ok", "to"),
     ("is", "it", "okay", "to"),
     ("would", "it", "be", "possible", "to"),
+    ("are", "you", "able", "to"),
+    ("is", "there", "a", "way", "to"),
+    ("do", "you", "think", "you", "could"),
+    ("do", "you", "think", "u", "could"),
+    ("r", "u", "able", "to"),
     ("could", "it", "be", "possible", "to"),
 )
 # Politeness that reads like a condition or a clause but asks for nothing ("swap it if you can"): dropped as
@@ -130,6 +136,8 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("in", "advance"),
     ("no", "worries", "if", "not"),
     ("no", "worries"),
+    ("any", "chance"),
+    ("to", "work"),
     ("pretty", "please"),
     *REQUEST_OPENERS,
 )
@@ -175,11 +183,20 @@ CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("i", "meant"),
     ("make", "that"),
     ("make", "it"),
+    ("change", "that", "to"),
+    ("change", "it", "to"),
+    ("nah",),
     ("or", "rather"),
+    ("on", "second", "thought"),
+    ("my", "bad"),
     ("sorry",),
+    ("sry",),
+    ("soz",),
+    ("typo",),
     ("oops",),
     ("actually",),
     ("correction",),
+    ("edit",),
     ("rather",),
     ("wait",),
 )
@@ -194,6 +211,13 @@ RESETS: Final[tuple[tuple[str, ...], ...]] = (
     ("forget", "it"),
     ("cancel", "that"),
     ("ignore", "that"),
+    ("disregard", "that"),
+    ("disregard", "this"),
+    ("delete", "that"),
+    ("forget", "what", "i", "said"),
+    ("cancel", "."),
+    ("cancel", ","),
+    ("cancel", "!"),
     ("start", "over"),
 )
 
