@@ -3,6 +3,10 @@ for tenants with credits to spare; the answers and the ledger stay those of rese
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
 import trio
 from quart_trio import QuartTrio
 
@@ -107,31 +111,38 @@ async def test_a_tenant_near_the_end_of_its_credits_is_refused_before_any_work(s
         assert balance_and_kinds(svc.services, tenant)[0] == 0
 
 
-async def test_credits_spent_elsewhere_cancel_the_overlapped_work_and_answer_402(settings: Settings) -> None:
-    seen = Seen()
+@asynccontextmanager
+async def after_one_call(
+    settings: Settings, seen: Seen
+) -> AsyncIterator[tuple[Services, httpx.AsyncClient, str]]:
+    """A server with the probes and a tenant of 1000 credits whose first call was answered (so this
+    process knows it has credits to spare)."""
     async with running_service(settings, customize=add_read_only_probes(seen)) as svc:
-        key, tenant = tenant_key(svc.services, "elsewhere", 1000)
+        key, tenant = tenant_key(svc.services, "tenant", 1000)
         async with svc.client(key) as client:
             assert (await client.post("/_probe/answer")).status_code == 200
-            # Another replica (or an operator) spends what this process last saw left.
-            svc.services.db.transaction(accounts.take_credits, tenant, 995, "another replica")
-            with trio.fail_after(20):
-                refused = await client.post("/_probe/never_done")
+            yield svc.services, client, tenant
+
+
+async def test_credits_spent_elsewhere_cancel_the_overlapped_work_and_answer_402(settings: Settings) -> None:
+    seen = Seen()
+    async with after_one_call(settings, seen) as (services, client, tenant):
+        # Another replica (or an operator) spends what this process last saw left.
+        services.db.transaction(accounts.take_credits, tenant, 995, "another replica")
+        with trio.fail_after(20):
+            refused = await client.post("/_probe/never_done")
         assert refused.status_code == 402 and refused.json()["error"] == "insufficient_credits"
         assert seen.reserved_first == [True, False] and seen.cancelled == 1
-        assert balance_and_kinds(svc.services, tenant) == (0, ["spend", "spend", "grant"])
+        assert balance_and_kinds(services, tenant) == (0, ["spend", "spend", "grant"])
 
 
 async def test_an_overlapped_failure_is_refunded(settings: Settings) -> None:
     seen = Seen()
-    async with running_service(settings, customize=add_read_only_probes(seen)) as svc:
-        key, tenant = tenant_key(svc.services, "failing", 1000)
-        async with svc.client(key) as client:
-            assert (await client.post("/_probe/answer")).status_code == 200
-            failed = await client.post("/_probe/failing")
+    async with after_one_call(settings, seen) as (services, client, tenant):
+        failed = await client.post("/_probe/failing")
         assert failed.status_code == 500 and failed.json()["error"] == "internal_error"
         assert seen.reserved_first == [True, False]
-        assert balance_and_kinds(svc.services, tenant) == (995, ["refund", "spend", "spend", "grant"])
+        assert balance_and_kinds(services, tenant) == (995, ["refund", "spend", "spend", "grant"])
 
 
 def test_the_plan_routes_are_the_read_only_ones() -> None:
