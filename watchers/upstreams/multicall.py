@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from eth_abi import decode, encode
 from eth_utils import function_signature_to_4byte_selector
 
+from engine.encoders.evm_values import checked_address
 from watchers.upstreams.evm import Block, EvmClient
 
 # Canonical Multicall3 address, the same on every EVM chain (mds1/multicall README, "Deployments").
@@ -49,10 +50,40 @@ class CallResult:
     return_data: bytes
 
 
+WORD = 32
+
+
+def _word(value: int) -> bytes:
+    return value.to_bytes(WORD, "big")
+
+
 def encode_aggregate3(calls: Sequence[Call3]) -> bytes:
-    """Calldata for aggregate3(calls)."""
-    args = [(call.target, call.allow_failure, call.data) for call in calls]
-    return AGGREGATE3_SELECTOR + encode(["(address,bool,bytes)[]"], [args])
+    """Calldata for aggregate3(calls), laid out by hand as the Solidity ABI spec lays out a dynamic array of
+    tuples with a dynamic member (the same bytes as eth_abi's encoder, which took a quarter of a planning
+    request's CPU for its type dispatch and validation): the array's offset and length, each element's
+    offset from the first, then each element as target, allowFailure, the offset of callData in the
+    element (three words), callData's length and callData zero-padded to whole words. Raises ValueError
+    (EncodingError) for a target that is not an EVM address, as eth_abi did."""
+    heads: list[bytes] = []
+    tails: list[bytes] = []
+    offset = WORD * len(calls)
+    for call in calls:
+        target = checked_address(call.target, "Call3 target")[2:]
+        data = bytes(call.data)
+        padded = data + b"\0" * (-len(data) % WORD)
+        tail = b"".join(
+            (
+                bytes(12) + bytes.fromhex(target),
+                _word(1 if call.allow_failure else 0),
+                _word(3 * WORD),
+                _word(len(data)),
+                padded,
+            )
+        )
+        heads.append(_word(offset))
+        tails.append(tail)
+        offset += len(tail)
+    return AGGREGATE3_SELECTOR + b"".join((_word(WORD), _word(len(calls)), *heads, *tails))
 
 
 def decode_aggregate3(data: bytes) -> list[CallResult]:
