@@ -59,7 +59,7 @@ def _word(value: int) -> bytes:
 
 def encode_aggregate3(calls: Sequence[Call3]) -> bytes:
     """Calldata for aggregate3(calls), laid out by hand as the Solidity ABI spec lays out a dynamic array of
-    tuples with a dynamic member (the same bytes as eth_abi's encoder, which took a quarter of a planning
+    tuples with a dynamic member (the same bytes as eth_abi's encoder, which took a fifth of a planning
     request's CPU for its type dispatch and validation): the array's offset and length, each element's
     offset from the first, then each element as target, allowFailure, the offset of callData in the
     element (three words), callData's length and callData zero-padded to whole words. Raises ValueError
