@@ -3,7 +3,10 @@ it, and the planning service's share of it.
 
 1. Through HTTP: `intentgate serve --devnet` at its defaults in a subprocess, POST /v1beta/plan with API
    keys (auth, scope, rate limit, credits, validation, access log), one request at a time; the figure is
-   the server-side time each request's access line reports, with the client-side round trip beside it.
+   the server-side time each request's access line reports, with the client-side round trip beside it,
+   and the server process's CPU time per request (on Linux), which moves less with the machine's load
+   than the wall-clock figures (it also counts what the devnet runs in that process: its Across and
+   market APIs).
 2. In-process, as a second line: the same request through the planning service alone, on ethereum and
    base anvils with the devnet's Across API, with the share of it spent waiting on RPC and quote rounds.
 Baseline in the same run: one eth_blockNumber round trip to an anvil.
@@ -128,6 +131,15 @@ ROOT = Path(__file__).resolve().parents[1]
 KEYS = 4  # the high tier admits 600 requests a minute per key: rotating keys keeps every request under it
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of process `pid` so far, from /proc (None where there is no /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (proc(5))
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -200,6 +212,7 @@ def http_figures(requests: int) -> None:
                         url, json=body, headers={"Authorization": f"Bearer {keys[n % KEYS]}"}
                     )
                     assert answer.status_code == 200, answer.text
+                cpu_before = _cpu_seconds(server.pid)
                 round_trips = []
                 for n in range(requests):
                     start = time.perf_counter()
@@ -208,6 +221,7 @@ def http_figures(requests: int) -> None:
                     )
                     round_trips.append(time.perf_counter() - start)
                     assert answer.status_code == 200, answer.text
+                cpu_after = _cpu_seconds(server.pid)
         finally:
             server.terminate()
             server.wait()
@@ -224,6 +238,8 @@ def http_figures(requests: int) -> None:
     print(
         f"client round trip p50 {pct(round_trips, 0.5) * 1000:7.2f} ms   p99 {pct(round_trips, 0.99) * 1000:7.2f} ms"
     )
+    if cpu_before is not None and cpu_after is not None:
+        print(f"server CPU        {(cpu_after - cpu_before) / requests * 1000:7.2f} ms per request")
 
 
 def main() -> None:

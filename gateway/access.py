@@ -3,9 +3,9 @@
 `admit` checks, in the contract's order, the API key (401 `invalid_key`), the scope (403
 `scope_forbidden`) and one rate-limit hit (429 `rate_limited` with RateLimit headers and Retry-After).
 `reserve` takes a metered call's credits (402 `insufficient_credits`) as a hold that is kept when the call
-is delivered and refunded otherwise. REST routes reach both through gateway.policy.guarded, MCP tools
-through the same routes, and the stream endpoints (served outside Quart's route table) call `admit`
-directly."""
+is delivered and refunded otherwise (a read-only route may run its work beside the reservation:
+`may_overlap`). REST routes reach both through gateway.policy.guarded, MCP tools through the same routes,
+and the stream endpoints (served outside Quart's route table) call `admit` directly."""
 
 from __future__ import annotations
 
@@ -87,8 +87,22 @@ class CreditHold:
 
 async def reserve(services: Services, tenant_id: str, cost: int, reason: str) -> CreditHold:
     """A hold on `cost` credits of the tenant. Raises ApiError 402 when the balance is short."""
-    if not await services.db.run(accounts.reserve_credits, tenant_id, cost, reason):
+    left = await services.db.run(accounts.take_credits, tenant_id, cost, reason)
+    services.credits_left[tenant_id] = left or 0
+    if left is None:
         raise ApiError(
             402, "insufficient_credits", f"This call costs {cost} credits and the balance is short."
         )
     return CreditHold(services, tenant_id, cost, reason)
+
+
+# A read-only call's work may start while its credits are being reserved only when the tenant's last
+# reservation in this process left at least this many calls' worth: a tenant near or out of credits is
+# still refused (402) before any work, and a balance spent elsewhere since (another replica, an operator)
+# costs at most the dropped work of the calls that find it short.
+OVERLAP_MARGIN_CALLS = 20
+
+
+def may_overlap(services: Services, tenant_id: str, cost: int) -> bool:
+    """Whether a read-only call of `cost` credits may run its work beside its own reservation."""
+    return services.credits_left.get(tenant_id, 0) >= cost * OVERLAP_MARGIN_CALLS

@@ -46,6 +46,7 @@ def create_app(services: Services) -> QuartTrio:
                 query_model=route.query_model,
                 name=route.name,
                 cost_of=route.cost_of,
+                read_only=route.read_only,
             ),
             methods=[route.method],
         )

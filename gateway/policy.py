@@ -10,11 +10,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import trio
 from pydantic import BaseModel, ValidationError
 from quart import Response, current_app, g, request
 
 from gateway import jsonio
-from gateway.access import CreditHold, admit, reserve
+from gateway.access import CreditHold, admit, may_overlap, reserve
 from gateway.auth import Principal
 from gateway.errors import from_validation, invalid_request
 
@@ -96,9 +97,11 @@ def guarded(
     query_model: type[BaseModel] | None,
     name: str,
     cost_of: Callable[[Any], int] | None = None,
+    read_only: bool = False,
 ) -> Callable[..., Awaitable[Response]]:
     """Wrap a handler in the policies, in the order: auth (401), scope (403), rate limit (429),
-    validation (400), credits (402)."""
+    validation (400), credits (402). A `read_only` handler (its work changes nothing but what it answers)
+    may run while its credits are reserved, for tenants with credits to spare (access.may_overlap)."""
 
     async def view(**path: str) -> Response:
         services: Services = current_app.extensions["intentgate"]
@@ -114,6 +117,8 @@ def guarded(
         price = cost_of(call.body) if cost_of is not None else cost
         if not price:
             return to_response(await handler(call))
+        if read_only and may_overlap(services, grant.principal.tenant_id, price):
+            return await _metered_beside(call, handler, price, name)
         return await _metered(call, handler, price, name)
 
     view.__name__ = name
@@ -127,6 +132,45 @@ async def _metered(call: Call, handler: Handler, cost: int, name: str) -> Respon
         response = to_response(await handler(call))
     except BaseException:
         await hold.settle(delivered=False)
+        raise
+    if not hold.taken_over:
+        await hold.settle(delivered=response.status_code < 400)
+    return response
+
+
+async def _metered_beside(call: Call, handler: Handler, cost: int, name: str) -> Response:
+    """_metered for a read-only handler: its work starts while the reservation is written (a worker-thread
+    round trip and a store write), and is cancelled and never delivered when the reservation is refused.
+    The answers and the ledger are _metered's: 402 when short, the credits refunded unless delivered."""
+    answered: list[BaseModel | Reply | Response] = []
+    failed: list[Exception] = []
+
+    async def work() -> None:
+        try:
+            answered.append(await handler(call))
+        except Exception as exc:  # raised below, once the reservation is known
+            failed.append(exc)
+
+    hold: CreditHold | None = None
+    refused: Exception | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(work)
+            try:
+                hold = await reserve(call.services, call.principal.tenant_id, cost, name)
+            except Exception as exc:  # 402, or the store unreachable: the work is not delivered
+                refused = exc
+                nursery.cancel_scope.cancel()
+        if refused is not None:
+            raise refused
+        assert hold is not None
+        call.hold = hold
+        if failed:
+            raise failed[0]
+        response = to_response(answered[0])
+    except BaseException:
+        if hold is not None:
+            await hold.settle(delivered=False)
         raise
     if not hold.taken_over:
         await hold.settle(delivered=response.status_code < 400)

@@ -63,6 +63,9 @@ class Route:
     cost_of: Callable[[Any], int] | None = None
     # The route's answer as server-sent events (documented as text/event-stream): what the events are.
     event_stream: str | None = None
+    # The handler changes nothing but what it answers (no store write, nothing sent on anyone's behalf),
+    # so its work may start while its credits are reserved (gateway.policy.guarded).
+    read_only: bool = False
 
     @property
     def name(self) -> str:
@@ -97,6 +100,7 @@ def routes() -> list[Route]:
             body_model=PlanRequest,
             response_model=PlanResponse,
             error_statuses=(400, 401, 402, 403, 429, 502, 503),
+            read_only=True,
         ),
         Route(
             "POST",
@@ -108,6 +112,7 @@ def routes() -> list[Route]:
             body_model=ReencodeRequest,
             response_model=ReencodeResponse,
             error_statuses=(400, 401, 402, 409, 429, 503),
+            read_only=True,
         ),
         # simulate
         Route(

@@ -35,6 +35,8 @@ class Services:
     limiter: RateLimiter
     metrics: Metrics = field(default_factory=Metrics)
     activity: KeyActivity = field(default_factory=KeyActivity)
+    # Tenant id -> the credit balance its last reservation in this process left (gateway.access.reserve).
+    credits_left: dict[str, int] = field(default_factory=dict)
     # Set by gateway.runtime while the process's outbound clients are open.
     planning: Planning | None = None
     simulation: Simulation | None = None

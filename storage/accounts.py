@@ -190,15 +190,21 @@ def grant_credits(conn: Connection, tenant_id: str, amount: int, reason: str = "
 
 def reserve_credits(conn: Connection, tenant_id: str, amount: int, reason: str) -> bool:
     """Atomically take `amount` credits if the balance covers it (ledger `spend`); False when it does not."""
-    result = conn.execute(
+    return take_credits(conn, tenant_id, amount, reason) is not None
+
+
+def take_credits(conn: Connection, tenant_id: str, amount: int, reason: str) -> int | None:
+    """reserve_credits, answering the balance left after it (None when the balance did not cover it)."""
+    left = conn.execute(
         sa.update(tenants)
         .where(tenants.c.id == tenant_id, tenants.c.balance >= amount)
         .values(balance=tenants.c.balance - amount)
-    )
-    if result.rowcount != 1:
-        return False
+        .returning(tenants.c.balance)
+    ).scalar_one_or_none()
+    if left is None:
+        return None
     _ledger(conn, tenant_id, "spend", amount, reason)
-    return True
+    return int(left)
 
 
 def refund_credits(conn: Connection, tenant_id: str, amount: int, reason: str) -> None:

@@ -42,6 +42,13 @@ def canonical_type(param: dict[str, Any]) -> str:
     return typ
 
 
+@cache
+def selector_of(signature: str) -> bytes:
+    """First 4 bytes of keccak256(signature). Remembered: every encode of a call needs its selector, and the
+    signatures are the shipped ABI files' (a bounded set), so each keccak is paid once per process."""
+    return bytes(keccak(text=signature)[:4])
+
+
 @dataclass(frozen=True, slots=True)
 class AbiFunction:
     """One function fragment: its canonical signature, 4-byte selector, and typed encode/decode."""
@@ -59,7 +66,7 @@ class AbiFunction:
     @property
     def selector(self) -> bytes:
         """First 4 bytes of keccak256(signature)."""
-        return bytes(keccak(text=self.signature)[:4])
+        return selector_of(self.signature)
 
     @property
     def payable(self) -> bool:
@@ -105,7 +112,7 @@ class AbiError:
 
     @property
     def selector(self) -> bytes:
-        return bytes(keccak(text=self.signature)[:4])
+        return selector_of(self.signature)
 
     def decode_args(self, data: bytes) -> tuple[Any, ...]:
         """Decode the error's arguments (the revert data after the selector)."""

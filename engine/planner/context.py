@@ -6,13 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from eth_utils import to_checksum_address
-
 from engine.encoders import MAX_UINT256, erc20_approve
 from engine.intents.models import Intent
 from engine.planner.draft import Draft, Output, StepDraft, owner_key
 from engine.planner.errors import PlanError
-from engine.planner.labels import is_evm_address, plain
+from engine.planner.labels import checksummed, is_evm_address, plain
 from engine.planner.models import Chained, PlanWallet
 from engine.registry import Registry, RegistryError, Token
 from engine.registry.addresses import is_valid_address
@@ -93,7 +91,7 @@ class IntentContext:
 
     @staticmethod
     def _canonical(family: str, address: str) -> str:
-        return to_checksum_address(address) if family == "evm" else address
+        return checksummed(address) if family == "evm" else address
 
     def token(self, chain: str, name: str = "asset", symbol: str | None = None) -> Token:
         wanted = symbol if symbol is not None else self.require(name)

@@ -1,9 +1,10 @@
 """Display labels and rough gas figures for steps."""
 
 from decimal import ROUND_FLOOR, Decimal
+from functools import lru_cache
 from typing import Final
 
-from eth_utils import is_address, is_checksum_address
+from eth_utils import is_address, is_checksum_address, to_checksum_address
 
 PROTOCOL_LABELS: Final = {
     "aave": "Aave v3",
@@ -84,3 +85,10 @@ def is_evm_address(text: str) -> bool:
         return False
     body = text[2:]
     return body.islower() or body.isupper() or is_checksum_address(text)
+
+
+@lru_cache(maxsize=4096)
+def checksummed(address: str) -> str:
+    """The EIP-55 form of an EVM address already validated. Remembered (bounded): a plan names the same
+    wallets on every step and in every planning round, and each checksum is a keccak."""
+    return str(to_checksum_address(address))

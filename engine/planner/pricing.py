@@ -54,8 +54,12 @@ def estimate_fee_usd(draft: Draft) -> Decimal | None:
             else:
                 wei = GAS_UNITS.get(step.gas_kind, 0) * int(gas_price)
                 total += draft.registry.from_raw(native, wei) * price
-        if step.fee_token is not None and step.fee_raw:
+        if step.fee_token is not None:
+            # Asked for before the fee is known (the bridge quote comes in the same round), so the price
+            # is fetched with the quote instead of in a round of its own after it; unused while no fee.
             price = _price(draft, step.fee_token)
+            if not step.fee_raw:
+                continue
             if price is None:
                 known = False
             else:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from eth_utils import to_checksum_address
-
 from engine.encoders import erc20_transfer, weth_deposit, weth_withdraw
 from engine.planner.context import Amount, IntentContext
 from engine.planner.draft import StepDraft
-from engine.planner.labels import is_evm_address
+from engine.planner.labels import checksummed, is_evm_address
 from engine.registry import RegistryError, Token
 
 # Which contract an explicit `approve` targets: the role that pulls tokens for each protocol.
@@ -25,7 +23,7 @@ def evm_recipient(ctx: IntentContext, name: str = "recipient") -> str:
     raw = ctx.require(name)
     if not is_evm_address(raw):
         raise ctx.fail(name, "must be an EVM address (0x + 40 hex)")
-    return to_checksum_address(raw)
+    return checksummed(raw)
 
 
 def transfer_step(

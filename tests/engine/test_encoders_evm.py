@@ -214,6 +214,18 @@ def test_malformed_or_bad_checksum_addresses_are_refused(bad_address: object) ->
         erc20_transfer(TOKEN, bad_address, 1)  # type: ignore[arg-type]
 
 
+def test_a_refused_address_is_refused_again_with_each_callers_field() -> None:
+    # Checksums are remembered; a remembered refusal must still name the field of the call that sent it.
+    wrong = "0xAbCdEf0000000000000000000000000000000000"
+    for _ in range(2):
+        with pytest.raises(EncodingError, match="recipient has a wrong EIP-55 checksum"):
+            erc20_transfer(TOKEN, wrong, 1)
+        with pytest.raises(EncodingError, match="spender has a wrong EIP-55 checksum"):
+            erc20_approve(TOKEN, wrong, 1)
+        with pytest.raises(EncodingError, match="spender must be a 0x-prefixed EVM address"):
+            erc20_approve(TOKEN, "0x12", 1)
+
+
 def test_lowercase_addresses_are_accepted_and_the_target_is_checksummed() -> None:
     mixed = "0x52908400098527886E0F7030069857D2E4169EE7"  # EIP-55 test vector
     call = erc20_transfer(mixed.lower(), mixed.lower(), 1)

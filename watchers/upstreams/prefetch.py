@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
 from typing import Protocol, TypeVar
@@ -41,6 +41,7 @@ from watchers.upstreams.across import AcrossQuote
 from watchers.upstreams.chain_round import ChainRound
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamNotConfigured, UpstreamUnavailable
+from watchers.upstreams.price_cache import PriceCache
 from watchers.upstreams.protocol_reads import (
     aave_reserve_tokens,
     aave_user_rewards,
@@ -52,6 +53,10 @@ from watchers.upstreams.protocol_reads import (
 from watchers.upstreams.quote_errors import RouteUnavailable, SourceUnavailable
 
 K = TypeVar("K")
+# How long a USD price fetched for a plan's fee estimate is reused (seconds). The estimate is an "about"
+# figure, and CoinGecko's own simple/price answers are cached on its side for about a minute, so asking
+# again on every plan adds a round trip (and spends the API's per-minute limit) for the same number.
+PLAN_PRICE_MAX_AGE_S = 30.0
 
 
 class AcrossQuoteClient(Protocol):
@@ -93,6 +98,7 @@ class Prefetcher:
     chains: ChainClients
     bridges: BridgeQuoter | None = None
     prices: PriceSource | None = None
+    recent_prices: PriceCache = field(default_factory=lambda: PriceCache(PLAN_PRICE_MAX_AGE_S))
 
     async def fetch(self, facts: Facts, keys: set[FactKey]) -> None:
         """Fetch `keys` into `facts` (values, or failures with their reason). Raises UpstreamDown,
@@ -214,13 +220,25 @@ class Prefetcher:
             for key in price_keys:
                 facts.failed[key] = "no price source is configured"
             return
-        try:
-            found = await self.prices.prices([k.coingecko_id for k in price_keys])
-        except SourceUnavailable as exc:  # the fee estimate degrades to "unavailable"; the plan stands
-            for key in price_keys:
-                facts.failed[key] = exc.reason
-            return
+        wanted = [key.coingecko_id for key in price_keys]
+        found: dict[str, Decimal | None] = {
+            coin: entry.price for coin, entry in self.recent_prices.fresh(wanted).items()
+        }
+        if remaining := [coin for coin in wanted if coin not in found]:
+            try:
+                fetched = await self.prices.prices(remaining)
+            except SourceUnavailable as exc:  # the fee estimate degrades to "unavailable"; the plan stands
+                for key in price_keys:
+                    if key.coingecko_id not in found:
+                        facts.failed[key] = exc.reason
+                fetched = {}
+            for coin, price in fetched.items():
+                found[coin] = price
+                if price is not None and price.is_finite() and price > 0:  # what PriceCache keeps
+                    self.recent_prices.put(coin, price)
         for key in price_keys:
+            if key in facts.failed:
+                continue
             value = found.get(key.coingecko_id)
             if value is None:
                 facts.failed[key] = "the price source has no price for it"
