@@ -204,6 +204,34 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
     return len(rows)
 
 
+# An edge state written only where its agent is still active, of the kind and as it was read: the guard of
+# _unchanged inside each row's UPDATE. On SQLite the unary + keeps the extra terms off the indexes on kind
+# and status, so each row is found by its id alone.
+_SET_EDGE_GUARDED = (
+    "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ? AND +updated_at = ? AND +status = ?"
+    " AND +kind = ?"
+)
+
+
+def _write_guarded(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> bool:
+    """Write outcomes that all set an edge state with the guard in each UPDATE (no guard read first). When
+    one row did not match (paused, edited or deleted since it was read: rare) nothing is kept and False is
+    returned, for the guard read to sort the outcomes out."""
+    rows = [(o.edge_state, o.checked_at, o.agent_id, o.leased_updated_at, ACTIVE, kind) for o in outcomes]
+    sql = _SET_EDGE_GUARDED
+    if conn.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s").replace("+", "")
+    conn.exec_driver_sql("SAVEPOINT held_pass")
+    if conn.exec_driver_sql(sql, rows).rowcount != len(rows):
+        conn.exec_driver_sql("ROLLBACK TO SAVEPOINT held_pass")
+        conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
+        return False
+    conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
+    _write_memories(conn, outcomes)
+    record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
+    return True
+
+
 def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
     """Write the outcomes of agents `owner` holds by shard of `kind` (edge_state None leaves the stored
     state as it is; next_check_at must be None); returns the ids written."""
@@ -212,6 +240,9 @@ def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outco
     at = max(outcome.checked_at for outcome in outcomes)
     held = held_shards(conn, kind, owner, at, {shard_of(o.agent_id) for o in outcomes})
     mine = [o for o in outcomes if shard_of(o.agent_id) in held]
+    # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
+    if mine and all(o.edge_state is not None for o in mine) and _write_guarded(conn, kind, mine):
+        return [outcome.agent_id for outcome in mine]
     written = _unchanged(conn, mine, lambda row: bool(row.kind == kind))
     _write(conn, written)
     return [outcome.agent_id for outcome in written]
