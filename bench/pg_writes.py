@@ -1,7 +1,8 @@
 """How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany (what
 storage/passes.py did) against one multi-row VALUES statement per table and against one array parameter
-per column that the server unnests (what storage/bulk.py does), on one connection, in
-alternated rounds. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
+per column that the server unnests (what storage/bulk.py does), and against COPY (the inserts streamed
+with COPY FROM STDIN; the updates copied into a temporary table and applied with one UPDATE ... FROM),
+on one connection, in alternated rounds. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
 by key (a pass's edge states) in one transaction, into temporary tables.
 
     python -m bench.pg_writes --database-url postgresql://127.0.0.1:5432/test
@@ -67,6 +68,29 @@ def _arrays(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: l
     )
 
 
+def _copy(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
+    """COPY FROM STDIN: the inserts straight into their table, the updates into a temporary table dropped
+    at commit and applied from there in one statement."""
+    with cur.copy("COPY bench_d FROM STDIN") as copy:
+        for row in inserts:
+            copy.write_row(row)
+    cur.execute("CREATE TEMP TABLE bench_u (e text, t bigint, id text) ON COMMIT DROP")
+    with cur.copy("COPY bench_u FROM STDIN") as copy:
+        for row in updates:
+            copy.write_row(row)
+    cur.execute("UPDATE bench_g SET e = u.e, t = u.t FROM bench_u AS u WHERE bench_g.id = u.id")
+
+
+def _copy_inserts(
+    cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]
+) -> None:
+    """COPY for the inserts, executemany for the updates."""
+    with cur.copy("COPY bench_d FROM STDIN") as copy:
+        for row in inserts:
+            copy.write_row(row)
+    cur.executemany("UPDATE bench_g SET e = %s, t = %s WHERE id = %s", updates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--database-url", required=True, help="postgresql://...")
@@ -81,9 +105,15 @@ def main() -> None:
         cur.execute("CREATE TEMP TABLE bench_g (id text PRIMARY KEY, e text, t bigint)")
         cur.execute(f"INSERT INTO bench_g SELECT 'a' || i, NULL, 0 FROM generate_series(1, {KEYED}) i")
         conn.commit()
-        times: dict[str, list[float]] = {"executemany": [], "multi-row VALUES": [], "unnest arrays": []}
+        ways = (
+            ("executemany", _per_row),
+            ("multi-row VALUES", _values),
+            ("unnest arrays", _arrays),
+            ("COPY both", _copy),
+            ("COPY inserts, executemany updates", _copy_inserts),
+        )
+        times: dict[str, list[float]] = {name: [] for name, _ in ways}
         for round_ in range(args.rounds):
-            ways = (("executemany", _per_row), ("multi-row VALUES", _values), ("unnest arrays", _arrays))
             for name, write in ways:
                 started = time.perf_counter()
                 write(cur, _inserts(f"{round_}{name}"), _updates(round_))

@@ -3,9 +3,10 @@ array PostgreSQL compares with = ANY.
 
 A list of 1,000 ids as 1,000 bind parameters cost SQLAlchemy more to render than the database spent on the
 lookup. Every value is still a bound parameter: nothing is spliced into the SQL but names given in code.
-Inserts and updates stay executemany on both stores: measured (bench/pg_writes.py), psycopg's pipelined
-executemany beat both a multi-row VALUES and an unnest of column arrays by about two to one, and SQLite's
-UPDATE ... FROM builds its join in a temporary table first."""
+Updates stay executemany on both stores: measured (bench/pg_writes.py), psycopg's pipelined executemany
+beat a multi-row VALUES, an unnest of column arrays and a COPY into a temporary table, and SQLite's
+UPDATE ... FROM builds its join in a temporary table first. A pass's inserts go by COPY on PostgreSQL
+(storage.passes), which beat executemany there."""
 
 from __future__ import annotations
 

@@ -4,13 +4,17 @@ being recorded)."""
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from dataclasses import dataclass
+from decimal import Decimal
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import simplejson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
-from ulid import ULID
 
 from storage.schema import deliveries, events, webhook_endpoints
 
@@ -51,8 +55,80 @@ def event_text(event: Event) -> str:
     return simplejson.dumps(event_item(event), use_decimal=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# Crockford's base32 (the ULID alphabet), as every pair of its digits: one lookup encodes 10 bits.
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
+_MAX_RANDOM = 2**80 - 1
+
+
+# The latest id's epoch-ms and random part: ids made within one millisecond count up from it.
+_latest = [0, 0]
+_latest_lock = threading.Lock()  # ids are made on the event loop and in the store's worker threads
+
+
+def ulid_text() -> str:
+    """A new ULID as its 26 characters, the text python-ulid's str(ULID()) gives at a fraction of its cost
+    (a pass names thousands of rows): 48 bits of epoch-ms and 80 random bits (os.urandom), and like
+    python-ulid's strict policy, an id made in the same millisecond as the one before is that one plus 1,
+    so the ids of this process only ever increase (also when the clock steps back)."""
+    now = time.time_ns() // 1_000_000
+    with _latest_lock:
+        ms, random = _latest
+        if now > ms:
+            ms, random = now, int.from_bytes(os.urandom(10), "big")
+        elif random < _MAX_RANDOM:
+            random += 1
+        else:  # 2**80 ids in one millisecond: take the next one
+            ms, random = ms + 1, int.from_bytes(os.urandom(10), "big")
+        _latest[0], _latest[1] = ms, random
+    value = ms << 80 | random
+    p = _PAIRS  # 130 bits read 10 at a time, most significant first; the top two are zero
+    return (
+        p[value >> 120]
+        + p[(value >> 110) & 1023]
+        + p[(value >> 100) & 1023]
+        + p[(value >> 90) & 1023]
+        + p[(value >> 80) & 1023]
+        + p[(value >> 70) & 1023]
+        + p[(value >> 60) & 1023]
+        + p[(value >> 50) & 1023]
+        + p[(value >> 40) & 1023]
+        + p[(value >> 30) & 1023]
+        + p[(value >> 20) & 1023]
+        + p[(value >> 10) & 1023]
+        + p[value & 1023]
+    )
+
+
 def new_event_id() -> str:
-    return f"evt_{ULID()}"
+    return f"evt_{ulid_text()}"
+
+
+def new_delivery_id() -> str:
+    return f"dlv_{ulid_text()}"
+
+
+def trigger_text(trigger: dict[str, Any]) -> str:
+    """The stored form of an event's trigger: simplejson.dumps(trigger, use_decimal=True), the same text,
+    written directly for a flat object of strings, exact decimals, integers, booleans and nulls (every
+    trigger the watchers build); anything else goes to simplejson."""
+    parts = []
+    for key, value in trigger.items():
+        if type(key) is not str:
+            return simplejson.dumps(trigger, use_decimal=True)
+        kind = type(value)
+        if kind is str:
+            text = encode_basestring_ascii(value)
+        elif kind is Decimal and value.is_finite():
+            text = str(value)
+        elif kind is int:
+            text = int.__repr__(value)
+        elif value is None or kind is bool:
+            text = "null" if value is None else "true" if value else "false"
+        else:
+            return simplejson.dumps(trigger, use_decimal=True)
+        parts.append(f"{encode_basestring_ascii(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def record_event(conn: Connection, event: Event, *, deliver_at: int) -> int:
@@ -65,7 +141,7 @@ def record_event(conn: Connection, event: Event, *, deliver_at: int) -> int:
             agent_id=event.agent_id,
             agent_kind=event.agent_kind,
             type=event.type,
-            trigger=simplejson.dumps(event.trigger, use_decimal=True),
+            trigger=trigger_text(event.trigger),
             created_at=event.created_at,
         )
     )
@@ -84,7 +160,7 @@ def record_event(conn: Connection, event: Event, *, deliver_at: int) -> int:
             sa.insert(deliveries),
             [
                 {
-                    "id": f"dlv_{ULID()}",
+                    "id": new_delivery_id(),
                     "tenant_id": event.tenant_id,
                     "event_id": event.id,
                     "endpoint_id": endpoint_id,

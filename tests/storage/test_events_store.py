@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+import simplejson
 import sqlalchemy as sa
+from ulid import ULID
 
 from storage import Database, accounts, events
 from storage.schema import deliveries, webhook_endpoints
@@ -48,3 +51,45 @@ def test_recording_an_event_queues_one_delivery_per_active_endpoint(database: Da
     assert {r.state for r in rows} == {"queued"} and {r.event_id for r in rows} == {event.id}
     stored = database.transaction(events.get_event, event.id)
     assert stored == event  # the trigger's Decimal comes back exact
+
+
+def test_ids_are_ulids_of_now_and_only_ever_increase() -> None:
+    before = ULID().milliseconds
+    ids = [events.ulid_text() for _ in range(2000)]
+    after = ULID().milliseconds
+    assert len(set(ids)) == len(ids) and sorted(ids) == ids
+    for text in ids[:50]:
+        parsed = ULID.from_str(text)
+        assert str(parsed) == text and before <= parsed.milliseconds <= after
+    assert events.new_event_id().startswith("evt_") and events.new_delivery_id().startswith("dlv_")
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        {
+            "headline": "ETH is above $3,000: $3,001",
+            "threshold": Decimal("3000.10"),
+            "price_at_trigger": Decimal("1E+3"),
+        },
+        {
+            "headline": 'quotes " \\ and\nlines, \u00e9, \u2028, \U0001d11e',
+            "n": 3,
+            "ok": True,
+            "no": False,
+            "x": None,
+        },
+        {"change_pct": Decimal("-0.0000001"), "big": 10**30},
+        {"nested": {"a": Decimal("1.5")}, "list": [1, Decimal(2)]},
+        {},
+    ],
+)
+def test_trigger_text_is_simplejsons_own(trigger: dict) -> None:
+    assert events.trigger_text(trigger) == simplejson.dumps(trigger, use_decimal=True)
+
+
+def test_trigger_text_refuses_what_simplejson_refuses() -> None:
+    with pytest.raises(ValueError):
+        simplejson.dumps({"nan": Decimal("NaN")}, use_decimal=True)
+    with pytest.raises(ValueError):
+        events.trigger_text({"nan": Decimal("NaN")})

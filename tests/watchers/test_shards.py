@@ -1,7 +1,7 @@
 """Price agents held by shard: two replicas share the shards, a dead replica's share is taken over once its
 leases run out with nothing lost or doubled, deletes and pauses reach the replica holding the agent, the
-API's last_checked_at follows the shard's pass, and the fast state of a crossed level agent is the
-engine's own."""
+API's last_checked_at follows the shard's pass, and the fast state and trigger of a crossed level agent are
+the engine's own."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from storage.shards import SHARDS
 from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import MINUTE_MS, Market, Wall, create, price_agent, stored_events, tenant
 from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
-from watchers.evaluation.price_watch import level_state_json
+from watchers.evaluation.price_watch import level_state_json, level_trigger
+from watchers.evaluation.spec import price_trigger
 
 LEASE_S = 900
 
@@ -35,6 +36,24 @@ def test_crossed_level_state_is_the_engines_own(price: str, met: bool) -> None:
     expected, _ = step(rule, before, value)
     assert level_state_json(value, met) == expected.to_json()
     assert EdgeState.from_json(level_state_json(value, met)) == expected
+
+
+@pytest.mark.parametrize(
+    ("direction", "threshold", "price"),
+    [
+        ("above", "3000", "3000"),
+        ("above", "2999.990", "3001.5"),
+        ("below", "1E+3", "999.99"),
+        ("below", "0.5", "0"),
+    ],
+)
+def test_crossed_level_trigger_is_the_engines_own(direction: str, threshold: str, price: str) -> None:
+    level, value = Decimal(threshold), Decimal(price)
+    before = EdgeState(baseline_set=True, last_value=Decimal(2000), last_met=False)
+    _, fired = step(LevelRule(direction=direction, threshold=level), before, value)
+    assert fired is not None
+    expected = price_trigger("ETH", level, "0xabc", fired, percent=False)
+    assert level_trigger("ETH", direction, level, "0xabc", value) == expected
 
 
 async def test_two_replicas_share_the_shards_and_one_takes_over_a_dead_ones_share(database: Database) -> None:

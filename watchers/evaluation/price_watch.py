@@ -16,10 +16,12 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from decimal import Decimal
+from typing import Any
 
 import trio
 
 from engine.agents import EdgeState, Fired, LevelRule, PercentMoveRule, step
+from engine.agents.scan import display
 from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
@@ -48,6 +50,8 @@ _HUNDRED = Decimal(100)
 # Changes are read from this long before the last pass: a change committed late (its transaction began
 # before the last pass read, or another replica's clock runs behind) is still seen.
 CHANGE_MARGIN_MS = 60_000
+# The check memory of a check that succeeded (one shared value: a pass builds thousands of outcomes).
+_CLEAR = CheckMemory()
 # Shards loaded per step when shards are gained (a restart loads all of them): bounds the rows in flight.
 LOAD_SHARDS_PER_STEP = 16
 
@@ -56,6 +60,21 @@ def level_state_json(price: Decimal, met: bool) -> str:
     """EdgeState(baseline_set=True, last_value=price, last_met=met).to_json() of a level rule, written
     directly: a pass writes one per crossed agent."""
     return f'{{"baseline_set":true,"last_value":"{price}","last_met":{"true" if met else "false"},"reference":null}}'
+
+
+def level_trigger(
+    symbol: str, direction: str, threshold: Decimal, wallet: str, price: Decimal
+) -> dict[str, Any]:
+    """spec.price_trigger of a level agent that `price` crossed into its met side, built without the Fired
+    model a pass would construct for each of its thousand events (tests hold the two equal)."""
+    return {
+        "headline": f"{symbol} is {direction} ${display(threshold)}: ${display(price)}",
+        "kind": PRICE_KIND,
+        "condition": direction,
+        "threshold": threshold,
+        "wallet": wallet,
+        "price_at_trigger": price,
+    }
 
 
 def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) -> Decimal:
@@ -242,6 +261,19 @@ class PriceWatcher:
         tenant = held.name(held.tenant[slot])
         return Event(new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, clean, now)
 
+    def _level_event(self, slot: int, price: Decimal, now: int) -> Event:
+        """_event of a level agent `price` crossed into its met side (no None values to drop)."""
+        held = self.held
+        trigger = level_trigger(
+            held.name(held.symbol[slot]),
+            held.direction(slot),
+            held.threshold[slot],
+            held.name(held.wallet[slot]),
+            price,
+        )
+        tenant = held.name(held.tenant[slot])
+        return Event(new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, trigger, now)
+
     def _rule(self, slot: int) -> LevelRule | PercentMoveRule:
         held = self.held
         direction: Direction = held.direction(slot)
@@ -257,7 +289,7 @@ class PriceWatcher:
         and memory cleared."""
         held = self.held
         events = () if event is None else (event,)
-        return Outcome(held.ids[slot], held.updated_at[slot], now, state, CheckMemory(), events=events)
+        return Outcome(held.ids[slot], held.updated_at[slot], now, state, _CLEAR, events=events)
 
     def _crossed(self, move: Move, now: int) -> list[Outcome]:
         held, outcomes = self.held, []
@@ -268,19 +300,9 @@ class PriceWatcher:
             if percent is None:
                 # A level rule stepped past its level: what engine.agents.step answers for a baseline
                 # whose met-state the index knows, without building its models (tests hold the two equal).
-                fired = None
-                if not was_met:
-                    direction, threshold = held.direction(slot), held.threshold[slot]
-                    fired = Fired.model_construct(
-                        direction=direction,
-                        threshold=threshold,
-                        value_at_trigger=move.price,
-                        previous_value=move.last,
-                        change_pct=None,
-                        reference=None,
-                    )
+                event = None if was_met else self._level_event(slot, move.price, now)
                 text = level_state_json(move.price, not was_met)
-                outcomes.append(self._outcome(slot, now, text, self._event(slot, fired, now)))
+                outcomes.append(self._outcome(slot, now, text, event))
             else:
                 state = EdgeState.model_construct(
                     baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference

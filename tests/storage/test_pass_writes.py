@@ -1,0 +1,103 @@
+"""A price pass's writes (storage.passes.write_held) on both backends: the edge states, events and their
+deliveries of agents unchanged since they were read are written together; an agent paused or edited since
+is left out with its event, the others still written; and on SQLite each guarded row is found by its id."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from storage import Database, passes, sqlalchemy_url
+from storage import agents as store
+from storage.evaluation import CheckMemory, Outcome
+from storage.events import Event, new_event_id
+from storage.passes import _SET_EDGE_GUARDED, write_held
+from storage.schema import deliveries
+from storage.shards import sync_shards
+from tests.watchers.support import create, price_agent, stored_events, tenant
+from tests.watchers.test_events_api import add_endpoint
+
+NOW = 1_800_000_000_000
+OWNER = "replica-a"
+
+
+def _world(db: Database, count: int) -> list[store.Agent]:
+    tenant_id = tenant(db)
+    db.transaction(add_endpoint, tenant_id)
+    made = [
+        create(db, tenant_id, price_agent(condition="above", threshold="3000"), NOW) for _ in range(count)
+    ]
+    db.transaction(sync_shards, "price", OWNER, NOW, 900_000, frozenset())
+    return made
+
+
+def _fired(agent: store.Agent, updated_at: int | None = None) -> Outcome:
+    state = f'{{"baseline_set":true,"last_value":"3001","last_met":true,"reference":null,"n":"{agent.id}"}}'
+    trigger = {"headline": "ETH is above $3,000: $3,001", "price_at_trigger": Decimal("3001")}
+    event = Event(new_event_id(), agent.tenant_id, agent.id, "price", "agent.triggered", trigger, NOW + 1)
+    at = agent.updated_at if updated_at is None else updated_at
+    return Outcome(agent.id, at, NOW + 1, state, CheckMemory(), events=(event,))
+
+
+def _deliveries(db: Database) -> list[str]:
+    return db.transaction(lambda conn: list(conn.execute(sa.select(deliveries.c.event_id)).scalars()))
+
+
+def test_a_pass_writes_states_events_and_deliveries_together(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = _world(database, 3)
+    outcomes = [_fired(agent) for agent in made]
+
+    def no_guard_read(*_: object) -> None:
+        raise AssertionError("every agent is unchanged: the guard in each UPDATE is enough")
+
+    monkeypatch.setattr(passes, "_unchanged", no_guard_read)
+    assert sorted(database.transaction(write_held, "price", OWNER, outcomes)) == sorted(a.id for a in made)
+    for agent, outcome in zip(made, outcomes, strict=True):
+        row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
+        assert row is not None and row.last_checked_at == NOW + 1
+        assert row.edge_state is not None and agent.id in str(row.edge_state)
+        (event,) = stored_events(database, agent.id)
+        assert event.id == outcome.events[0].id and event.trigger == outcome.events[0].trigger
+    assert sorted(_deliveries(database)) == sorted(o.events[0].id for o in outcomes)
+
+
+def test_an_agent_changed_since_it_was_read_is_left_out_and_the_others_written(database: Database) -> None:
+    made = _world(database, 3)
+    stale = _fired(made[1], updated_at=made[1].updated_at - 1)  # edited after the pass read it
+    outcomes = [_fired(made[0]), stale, _fired(made[2])]
+    written = database.transaction(write_held, "price", OWNER, outcomes)
+    assert sorted(written) == sorted([made[0].id, made[2].id])
+    assert stored_events(database, made[1].id) == []
+    row = database.transaction(store.get_agent, made[1].tenant_id, made[1].id)
+    assert row is not None and row.last_checked_at != NOW + 1
+    assert sorted(_deliveries(database)) == sorted([outcomes[0].events[0].id, outcomes[2].events[0].id])
+    assert len(stored_events(database)) == 2
+
+
+def test_a_paused_agent_gets_no_state_and_no_event(database: Database) -> None:
+    made = _world(database, 2)
+    database.transaction(lambda conn: conn.execute(sa.text("UPDATE agents SET status = 'paused'")))
+    assert database.transaction(write_held, "price", OWNER, [_fired(agent) for agent in made]) == []
+    assert stored_events(database) == [] and _deliveries(database) == []
+
+
+def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -> None:
+    sqlite_db = Database(sqlalchemy_url(None, tmp_path))
+    sqlite_db.upgrade()
+    _world(sqlite_db, 1)
+
+    def plan(conn: sa.Connection) -> str:
+        rows = conn.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {_SET_EDGE_GUARDED}", ("{}", 1, "x", 1, "active", "price")
+        )
+        return " ".join(str(row[-1]) for row in rows)
+
+    try:
+        assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in sqlite_db.transaction(plan)
+    finally:
+        sqlite_db.dispose()
