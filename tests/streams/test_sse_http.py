@@ -81,8 +81,13 @@ async def test_heartbeat_comments_keep_an_idle_stream_alive(settings: Settings) 
 async def test_a_garbage_last_event_id_starts_live(settings: Settings) -> None:
     async with serving(settings) as (svc, client):
         agent = await created(client, TYPED_BODIES["price"])
-        await client.post(f"/agents/{agent['id']}/test")
         with trio.fail_after(15):
+            # An earlier event is published once it is stored; waiting for it on a first stream keeps it
+            # from reaching the second one live, where it would be told from the newest only by timing.
+            async with sse(svc.api, PATH, key_of(client)) as first:
+                await first.until_comment("live")
+                await client.post(f"/agents/{agent['id']}/test")
+                await first.next_event()
             async with sse(svc.api, PATH, key_of(client), Last_Event_ID="evt_nope") as stream:
                 await stream.until_comment("live")
                 await client.post(f"/agents/{agent['id']}/test")
