@@ -79,7 +79,8 @@ DOWN = [
     "slides under {t}",
     "cracks below {t}",
 ]
-# Words that name a level but not its side.
+# Words that name a level but not its side; a bare "breaks" is the exception the compiler documents (a
+# level broken with no side named is broken upwards in chat: docs/decisions.md), so its rows expect above.
 UNCLEAR = ["tags {t}", "taps {t}", "retests {t}", "breaks {t}", "flips {t}", "crosses {t}", "prints {t}"]
 OPENERS = ["", "", "", "yo ", "gm ", "ser ", "bot, ", "ok ", "hey bot ", "quick one: "]
 CLOSERS = ["", "", "", " ty", " 🚨", " pls", " asap", " 🙏", " thx!", " fam"]
@@ -142,11 +143,21 @@ def a_level_short(rng: random.Random, _: int) -> Row:
 def a_level_unclear(rng: random.Random, _: int) -> Row:
     """A level whose side the words leave open: asked (every option offered must compile)."""
     name = rng.choice(list(COINS))
-    text, _ = rng.choice(LEVELS)
+    text, value = rng.choice(LEVELS)
     pattern = rng.choice(
         ["ping me if {n} {s}", "lmk when {n} {s}", "alert me once {n} {s}", "{n} {s} -> notify"]
     )
-    request = _chat(rng, pattern.format(n=name, s=rng.choice(UNCLEAR).format(t=text)))
+    words = rng.choice(UNCLEAR)
+    request = _chat(rng, pattern.format(n=name, s=words.format(t=text)))
+    if words.startswith("breaks"):
+        fields = {"coingecko_id": COINS[name], "condition": "above", "threshold": value}
+        return {
+            "tag": "price-level",
+            "request": request,
+            "expect": "compiled",
+            "kind": "price",
+            "fields": fields,
+        }
     return {"tag": "ask", "request": request, "expect": "clarification"}
 
 

@@ -73,6 +73,7 @@ _FILLER_WORDS = """
     also need needs text txt dm email
     oi oy gimme buzz shout msg i'll ill we'll
     quick case i'd flag there's theres
+    plan
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER

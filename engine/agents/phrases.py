@@ -26,10 +26,17 @@ _DOWN_MOTION = """
     fall falls falling fell drop drops dropping dropped dip dips dipping dipped slip slips slipping slipped
     sink sinks sinking sank slide slides sliding slid tank tanks tanking tanked crash crashes crashing
     crashed plunge plunges plunging plunged tumble tumbles tumbling tumbled dump dumps dumping dumped crater
-    craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped
+    craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped crack cracks cracking
+    cracked
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_LEVELS = ("above", "over", "past", "beyond")
 _DOWN_LEVELS = ("below", "under", "beneath")
+# Two-word motions that say the side by themselves ("breaks down below 3k", "gas cools off under 8 gwei").
+_DOWN_MOTION_PAIRS = [
+    f"{verb} {particle}"
+    for verb in ("breaks", "broke", "breaking", "cools", "cooling", "cooled", "calms", "settles")
+    for particle in ("down", "off")
+]
 
 
 def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...]:
@@ -48,6 +55,8 @@ def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...
 # Level comparators: the value ends at or beyond a threshold.
 ABOVE = words(
     *_motion_phrases(_EITHER_MOTION + _UP_MOTION, _UP_LEVELS),
+    # A level gone through on the way up ("eth rips through 3,500"), as "falls through" is on the way down.
+    *(f"{verb} through" for verb in _UP_MOTION),
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
@@ -64,6 +73,9 @@ ABOVE = re.compile(
     ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
     # "btc past 100k": "past" before a level (or before the blank a consumed level leaves), never "the
     # past 24h"; normalized text has single spaces, so two in a row are a span already read.
+    # A level flipped to support is held from above, one flipped to resistance from below ("flips 3k to
+    # support"); a bare "flips 3k" names no side and is asked (NEUTRAL_LEVEL).
+    r"|(?<![\w])flip(?:s|ped|ping)?\s+(?:\$?[\d.,]+k?\s+)?(?:in)?to\s+support(?![\w])"
     r"|(?<![\w])(?<!the\s)past(?=\s+\$?\d|\s{2,})(?!\s+\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?)\b)"
 )
 BELOW = words(
@@ -73,7 +85,12 @@ BELOW = words(
     # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
     *(f"{verb} through" for verb in _DOWN_MOTION),
     "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
+    *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
+    *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip
+BELOW = re.compile(
+    BELOW.pattern + r"|(?<![\w])flip(?:s|ped|ping)?\s+(?:\$?[\d.,]+k?\s+)?(?:in)?to\s+resistance(?![\w])"
+)
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
 STRICT_BELOW = words("below", "under")
@@ -82,6 +99,8 @@ NEUTRAL_LEVEL = words(
     "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals",
     "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "tags", "taps",
     "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
+    # Chart words that name a level touched from either side: "retests 3k", "prints 12.5", "flips 180".
+    "retests", "retest", "retesting", "prints", "printing", "flips",
 )  # fmt: skip
 # Directions of a move.
 UP = words(

@@ -1,0 +1,85 @@
+"""Chat words for a level's side (the sixth /agents round): digits with a scale word, chart words that say
+a side ("clears", "loses", "rips through", "breaks down below", "flips 3k to support"), chart words that do
+not ("retests", "prints", a bare "flips") which are asked with options that compile, gas that "cools off",
+and a "plan: <level> = <action>" line whose action is kept."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.agents import Compiled, NeedsClarification, compile_request
+
+WALLETS = ["0x" + "ab" * 20]
+
+
+def _compiled(text: str) -> Compiled:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), (text, result)
+    return result
+
+
+@pytest.mark.parametrize(
+    ("text", "coin", "side", "level"),
+    [
+        ("eth south of 3 thousand alert", "ethereum", "below", "3000"),
+        ("btc under 1.5 million alert", "bitcoin", "below", "1500000"),
+        ("ping me if sol gets north of 2 thousand", "solana", "above", "2000"),
+        ("ping me if btc rips through 3,500", "bitcoin", "above", "3500"),
+        ("alert me once eth runs through 4k", "ethereum", "above", "4000"),
+        ("ETH breaks down below twenty -> alert me", "ethereum", "below", "20"),
+        ("lmk the second btc cracks below 105k", "bitcoin", "below", "105000"),
+        ("wake me up if link flips $99,000 to support", "chainlink", "above", "99000"),
+        ("heads up when link flips 4200 to resistance", "chainlink", "below", "4200"),
+        ("notify if eth loses 3k", "ethereum", "below", "3000"),
+        ("notify if eth reclaims 3k", "ethereum", "above", "3000"),
+    ],
+)
+def test_side_words_compile_with_their_side(text: str, coin: str, side: str, level: str) -> None:
+    agent = _compiled(text).agent
+    assert agent is not None
+    dumped = agent.model_dump()
+    assert (dumped["coingecko_id"], dumped["condition"], dumped["threshold"]) == (coin, side, Decimal(level))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lmk when $eth retests 3 thousand",
+        "alert me once sol prints twenty",
+        "ser ping me if $btc flips $180",
+        "alert me once eth tags 3 thousand",
+        "ping me if btc crosses 1.5 million",
+    ],
+)
+def test_sideless_chart_words_are_asked_and_every_option_compiles(text: str) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification), result
+    sides = set()
+    for option in result.options:
+        reply = compile_request(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", WALLETS)
+        assert isinstance(reply, Compiled), (option.label, reply)
+        assert reply.agent is not None
+        sides.add(reply.agent.model_dump()["condition"])
+    assert sides == {"above", "below"}
+
+
+def test_gas_that_cools_off_below_a_level_is_watched_below() -> None:
+    result = _compiled("wake me up when ethereum gas cools off below 6 gwei")
+    assert result.condition is not None
+    assert (result.condition.comparator, result.condition.threshold) == ("below", Decimal(6))
+
+
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("plan: sol goes over 105k = sell 20%", "above"),
+        ("bot, plan: $eth slides under $2.8k = buy more", "below"),
+    ],
+)
+def test_a_plan_line_compiles_its_level_and_keeps_its_action(text: str, side: str) -> None:
+    result = _compiled(text)
+    assert result.agent is not None
+    assert result.agent.model_dump()["condition"] == side
+    assert result.dropped_action
