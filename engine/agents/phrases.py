@@ -15,6 +15,7 @@ _EITHER_MOTION = """
     gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
     creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
     closed settle settles settling stay stays staying sit sits sitting is print prints printing printed
+    hold holds holding held
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_MOTION = """
     rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
@@ -101,6 +102,8 @@ NEUTRAL_LEVEL = words(
     "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
     # Chart words that name a level touched from either side: "retests 3k", "prints 12.5", "flips 180".
     "retests", "retest", "retesting", "prints", "printing", "flips",
+    # A bounce or a rejection at a level says where it turned, not which side to watch.
+    "bounces off", "bounce off", "bounces at", "bounced off", "rejects at", "rejected at", "gets rejected at",
 )  # fmt: skip
 # Directions of a move.
 UP = words(
@@ -219,7 +222,14 @@ LEADING_ACTION = re.compile(
 
 # Families of measurable metrics.
 GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
+# The fee's own name, whose "base" is no chain ("base fee on mainnet below 8 gwei").
+BASE_FEE = words("base fee", "base fees")
 HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
+# Words a health alert may carry that name no condition of their own ("my aave loan on base is at risk");
+# read only once the request is a health alert, so they never make one.
+HEALTH_CONTEXT = words("loan", "loans", "at risk", "risk", "risky", "danger zone")
+# "gas is cheap (under 10 gwei)": said of a gas level only.
+GAS_CONTEXT = words("cheap", "cheaper")
 YIELD = words(
     "apy", "apr", "yield", "yields", "supply rate", "borrow rate", "interest rate", "lending rate",
     "deposit rate", "supply apy", "borrow apy", "rate",

@@ -83,3 +83,35 @@ def test_a_plan_line_compiles_its_level_and_keeps_its_action(text: str, side: st
     assert result.agent is not None
     assert result.agent.model_dump()["condition"] == side
     assert result.dropped_action
+
+
+@pytest.mark.parametrize(
+    ("text", "chain"),
+    [
+        ("alert when base fee on mainnet goes below 8 gwei", "ethereum"),
+        ("base fee on base below 0.01 gwei", "base"),
+        ("lmk when gas is cheap (under 10 gwei) on ethereum", "ethereum"),
+    ],
+)
+def test_a_base_fee_names_no_chain_and_cheap_gas_is_read(text: str, chain: str) -> None:
+    result = _compiled(text)
+    assert result.condition is not None
+    assert result.condition.metric.model_dump()["chain"] == chain
+    assert result.condition.comparator == "below"
+
+
+def test_a_level_held_keeps_its_side_and_a_bounce_or_rejection_is_asked() -> None:
+    agent = _compiled("alert if eth holds above 3k").agent
+    assert agent is not None
+    assert agent.model_dump()["condition"] == "above"
+    for text in ("eth bounces off 3k alert", "eth gets rejected at 4k"):
+        assert isinstance(compile_request(text, WALLETS), NeedsClarification), text
+
+
+def test_a_health_alert_may_say_its_loan_is_at_risk() -> None:
+    result = _compiled("notify me when my aave loan on base is at risk (health below 1.2)")
+    assert result.kind.value == "aave-health"
+    assert result.agent is not None
+    assert result.agent.model_dump()["threshold"] == Decimal("1.2")
+    # The same words make no alert of another kind.
+    assert not isinstance(compile_request("alert me when my loan is cheap", WALLETS), Compiled)
