@@ -30,8 +30,8 @@ _DOWN_MOTION = """
     craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped crack cracks cracking
     cracked
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
-_UP_LEVELS = ("above", "over", "past", "beyond")
-_DOWN_LEVELS = ("below", "under", "beneath")
+_UP_LEVELS = ("above", "over", "past", "beyond", "north of")
+_DOWN_LEVELS = ("below", "under", "beneath", "south of")
 # Two-word motions that say the side by themselves ("breaks down below 3k", "gas cools off under 8 gwei").
 _DOWN_MOTION_PAIRS = [
     f"{verb} {particle}"
@@ -56,8 +56,11 @@ def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...
 # Level comparators: the value ends at or beyond a threshold.
 ABOVE = words(
     *_motion_phrases(_EITHER_MOTION + _UP_MOTION, _UP_LEVELS),
-    # A level gone through on the way up ("eth rips through 3,500"), as "falls through" is on the way down.
+    # A level gone through on the way up ("eth rips through 3,500"), as "falls through" is on the way down;
+    # forcing verbs go through upwards as "breaks through" does ("pushes through", "punches through").
     *(f"{verb} through" for verb in _UP_MOTION),
+    *(f"{verb} through" for verb in ("pushes", "pushed", "punches", "punched", "pops", "popped", "blasts")),
+    "breaks out over", "broke out over", "breaks out past", "broke out past",
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
@@ -104,6 +107,8 @@ NEUTRAL_LEVEL = words(
     "retests", "retest", "retesting", "prints", "printing", "flips",
     # A bounce or a rejection at a level says where it turned, not which side to watch.
     "bounces off", "bounce off", "bounces at", "bounced off", "rejects at", "rejected at", "gets rejected at",
+    # Going through a level without a verb that says which way ("slices through 3k").
+    "slices through", "sliced through", "cuts through", "cut through", "goes through", "went through",
 )  # fmt: skip
 # Directions of a move.
 UP = words(

@@ -115,3 +115,26 @@ def test_a_health_alert_may_say_its_loan_is_at_risk() -> None:
     assert result.agent.model_dump()["threshold"] == Decimal("1.2")
     # The same words make no alert of another kind.
     assert not isinstance(compile_request("alert me when my loan is cheap", WALLETS), Compiled)
+
+
+@pytest.mark.parametrize(
+    ("text", "side", "level"),
+    [
+        ("eth below four grand", "below", "4000"),
+        ("btc above 2.5 grand alert", "above", "2500"),
+        ("alert when eth below a grand", "below", "1000"),
+        ("link slips south of 45 bucks alert", "below", "45"),
+        ("eth pushes through 4k alert", "above", "4000"),
+        ("doge punches through 0.25 lmk", "above", "0.25"),
+        ("btc breaks out over 100k alert", "above", "100000"),
+    ],
+)
+def test_grand_and_forcing_verbs_read_their_level(text: str, side: str, level: str) -> None:
+    agent = _compiled(text).agent
+    assert agent is not None
+    assert (agent.model_dump()["condition"], agent.model_dump()["threshold"]) == (side, Decimal(level))
+
+
+def test_going_through_a_level_without_a_side_verb_is_asked() -> None:
+    for text in ("alert me once eth slices through 3k", "ping me when btc goes through 100k"):
+        assert isinstance(compile_request(text, WALLETS), NeedsClarification), text
