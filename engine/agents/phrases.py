@@ -69,7 +69,7 @@ ABOVE = words(
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
-    "to the upside",
+    "to the upside", "pricier than", "more expensive than",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -89,6 +89,8 @@ BELOW = words(
     # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
     *(f"{verb} through" for verb in _DOWN_MOTION),
     "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
+    # Said of a price or a fee: "gas gets cheaper than 10 gwei".
+    "cheaper than",
     *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
     *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip
@@ -193,7 +195,9 @@ TRAILING_ACTION = re.compile(
     + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm)|(?<=\dpercent)|(?<=\d\spercent)|(?<=pct)|(?<=gwei)"
     + r"|(?<=bucks)|(?<=dollars)|(?<=\dusd)|(?<=\d\susd)"
     # ... or after the reference or window that ends a move ("drops 10% from here buy more").
-    + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek))\s+"
+    + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek)"
+    # ... or after the level flipped that ends a condition ("flips 3k to support take profit").
+    + r"|(?<=to\ssupport)|(?<=to\sresistance))\s+"
     + _LEAD_IN
     + r"|\s(?="
     + _FIRST_PERSON

@@ -138,3 +138,23 @@ def test_grand_and_forcing_verbs_read_their_level(text: str, side: str, level: s
 def test_going_through_a_level_without_a_side_verb_is_asked() -> None:
     for text in ("alert me once eth slices through 3k", "ping me when btc goes through 100k"):
         assert isinstance(compile_request(text, WALLETS), NeedsClarification), text
+
+
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("ping me if gas on ethereum gets cheaper than 5 gwei", "below"),
+        ("eth gas pricier than 50 gwei alert", "above"),
+    ],
+)
+def test_cheaper_and_pricier_than_are_comparators(text: str, side: str) -> None:
+    result = _compiled(text)
+    assert result.condition is not None
+    assert result.condition.comparator == side
+
+
+def test_an_action_right_after_a_flipped_level_is_kept() -> None:
+    result = _compiled("if sol flips 3k to support take profit")
+    assert result.agent is not None
+    assert (result.agent.model_dump()["condition"], result.agent.model_dump()["threshold"]) == ("above", 3000)
+    assert result.dropped_action
