@@ -24,6 +24,7 @@ from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMP
 from bench.understanding.dev5_agent_templates import AGENT_TEMPLATES_DEV5
 from bench.understanding.dev7_agent_templates import AGENT_TEMPLATES_DEV7
 from bench.understanding.dev7_templates import INTENT_TEMPLATES_DEV7
+from bench.understanding.dev8_agent_templates import AGENT_TEMPLATES_DEV8
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -143,7 +144,12 @@ def generate() -> dict[str, list[Row]]:
     # dev7i: /intent only (an empty agent file keeps it a split), chat phrasing of the classes the sealed3
     # held-out /intent run missed, written before the reader was changed for them; drawn last as above.
     rng = random.Random(SEED + 70)
-    return sets | named("dev7i", draw(INTENT_TEMPLATES_DEV7, 600, 0, rng, used), [])
+    sets |= named("dev7i", draw(INTENT_TEMPLATES_DEV7, 600, 0, rng, used), [])
+    used |= {row["prompt"] for row in sets["dev7i_intent"]}
+    # dev8a: /agents only, the sixth round's chat phrasings of price levels and their sides, follow-on
+    # actions, health and gas alerts, written before the compiler changed; drawn last as above.
+    rng = random.Random(SEED + 80)
+    return sets | named("dev8a", [], draw(AGENT_TEMPLATES_DEV8, 300, 0, rng, used))
 
 
 def main() -> None:

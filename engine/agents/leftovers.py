@@ -31,7 +31,9 @@ from engine.agents.phrases import (
     DISJUNCTION_ALLOWED,
     DOWN,
     GAS,
+    GAS_CONTEXT,
     HEALTH,
+    HEALTH_CONTEXT,
     MOVE,
     MY_WALLET,
     NEUTRAL_LEVEL,
@@ -73,6 +75,7 @@ _FILLER_WORDS = """
     also need needs text txt dm email
     oi oy gimme buzz shout msg i'll ill we'll
     quick case i'd flag there's theres
+    plan
 """
 # The intent reader's chat noise too ("pls", "thx", "hey"): one list of filler for every reader.
 FILLER = frozenset(_FILLER_WORDS.split()) | CHAT_FILLER
@@ -96,11 +99,11 @@ def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
     checks = (CHECK_HOURLY, CHECK_DAILY, *_ALERT_PHRASES)
     metric = None if result.condition is None else result.condition.metric
     if result.kind in (Kind.AAVE_HEALTH, Kind.SPARK_HEALTH) or isinstance(metric, HealthFactorMetric):
-        return (HEALTH, *checks)
+        return (HEALTH, HEALTH_CONTEXT, *checks)
     if result.kind is Kind.YIELD or isinstance(metric, YieldPoolMetric):
         return (YIELD, APR, APY, SUPPLY_SIDE, BORROW_SIDE, *checks)
     if isinstance(metric, GasPriceMetric):
-        return (GAS, *checks)
+        return (GAS, GAS_CONTEXT, *checks)
     if result.kind is Kind.PORTFOLIO or isinstance(metric, PortfolioValueMetric):
         return (PORTFOLIO, MY_WALLET, WINDOW_DAY, WINDOW_WEEK, *_ALERT_PHRASES)
     if isinstance(metric, PriceRatioMetric):

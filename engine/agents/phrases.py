@@ -15,6 +15,7 @@ _EITHER_MOTION = """
     gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
     creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
     closed settle settles settling stay stays staying sit sits sitting is print prints printing printed
+    hold holds holding held
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_MOTION = """
     rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
@@ -26,10 +27,17 @@ _DOWN_MOTION = """
     fall falls falling fell drop drops dropping dropped dip dips dipping dipped slip slips slipping slipped
     sink sinks sinking sank slide slides sliding slid tank tanks tanking tanked crash crashes crashing
     crashed plunge plunges plunging plunged tumble tumbles tumbling tumbled dump dumps dumping dumped crater
-    craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped
+    craters cratering cratered bleed bleeds bleeding bled slump slumps slumping slumped crack cracks cracking
+    cracked
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
-_UP_LEVELS = ("above", "over", "past", "beyond")
-_DOWN_LEVELS = ("below", "under", "beneath")
+_UP_LEVELS = ("above", "over", "past", "beyond", "north of")
+_DOWN_LEVELS = ("below", "under", "beneath", "south of")
+# Two-word motions that say the side by themselves ("breaks down below 3k", "gas cools off under 8 gwei").
+_DOWN_MOTION_PAIRS = [
+    f"{verb} {particle}"
+    for verb in ("breaks", "broke", "breaking", "cools", "cooling", "cooled", "calms", "settles")
+    for particle in ("down", "off")
+]
 
 
 def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...]:
@@ -48,6 +56,11 @@ def _motion_phrases(verbs: list[str], levels: tuple[str, ...]) -> tuple[str, ...
 # Level comparators: the value ends at or beyond a threshold.
 ABOVE = words(
     *_motion_phrases(_EITHER_MOTION + _UP_MOTION, _UP_LEVELS),
+    # A level gone through on the way up ("eth rips through 3,500"), as "falls through" is on the way down;
+    # forcing verbs go through upwards as "breaks through" does ("pushes through", "punches through").
+    *(f"{verb} through" for verb in _UP_MOTION),
+    *(f"{verb} through" for verb in ("pushes", "pushed", "punches", "punched", "pops", "popped", "blasts")),
+    "breaks out over", "broke out over", "breaks out past", "broke out past",
     "above", "over", "exceeds", "exceed", "exceeding", "greater than", "more than", "higher than",
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
@@ -56,7 +69,7 @@ ABOVE = words(
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
-    "to the upside",
+    "to the upside", "pricier than", "more expensive than",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -64,6 +77,9 @@ ABOVE = re.compile(
     ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
     # "btc past 100k": "past" before a level (or before the blank a consumed level leaves), never "the
     # past 24h"; normalized text has single spaces, so two in a row are a span already read.
+    # A level flipped to support is held from above, one flipped to resistance from below ("flips 3k to
+    # support"); a bare "flips 3k" names no side and is asked (NEUTRAL_LEVEL).
+    r"|(?<![\w])flip(?:s|ped|ping)?\s+(?:\$?[\d.,]+k?\s+)?(?:in)?to\s+support(?![\w])"
     r"|(?<![\w])(?<!the\s)past(?=\s+\$?\d|\s{2,})(?!\s+\d+\s*(?:h|hrs?|hours?|d|days?|w|weeks?|mins?|minutes?)\b)"
 )
 BELOW = words(
@@ -73,7 +89,14 @@ BELOW = words(
     # A level fallen through is left below it ("btc falls through 60k"); "breaks through" is read upwards.
     *(f"{verb} through" for verb in _DOWN_MOTION),
     "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
+    # Said of a price or a fee: "gas gets cheaper than 10 gwei".
+    "cheaper than",
+    *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
+    *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip
+BELOW = re.compile(
+    BELOW.pattern + r"|(?<![\w])flip(?:s|ped|ping)?\s+(?:\$?[\d.,]+k?\s+)?(?:in)?to\s+resistance(?![\w])"
+)
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
 STRICT_BELOW = words("below", "under")
@@ -82,6 +105,12 @@ NEUTRAL_LEVEL = words(
     "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals",
     "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "tags", "taps",
     "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
+    # Chart words that name a level touched from either side: "retests 3k", "prints 12.5", "flips 180".
+    "retests", "retest", "retesting", "prints", "printing", "flips",
+    # A bounce or a rejection at a level says where it turned, not which side to watch.
+    "bounces off", "bounce off", "bounces at", "bounced off", "rejects at", "rejected at", "gets rejected at",
+    # Going through a level without a verb that says which way ("slices through 3k").
+    "slices through", "sliced through", "cuts through", "cut through", "goes through", "went through",
 )  # fmt: skip
 # Directions of a move.
 UP = words(
@@ -166,7 +195,9 @@ TRAILING_ACTION = re.compile(
     + r"|(?:(?<=\d)|(?<=%)|(?<=\dk)|(?<=\dm)|(?<=\dpercent)|(?<=\d\spercent)|(?<=pct)|(?<=gwei)"
     + r"|(?<=bucks)|(?<=dollars)|(?<=\dusd)|(?<=\d\susd)"
     # ... or after the reference or window that ends a move ("drops 10% from here buy more").
-    + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek))\s+"
+    + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek)"
+    # ... or after the level flipped that ends a condition ("flips 3k to support take profit").
+    + r"|(?<=to\ssupport)|(?<=to\sresistance))\s+"
     + _LEAD_IN
     + r"|\s(?="
     + _FIRST_PERSON
@@ -200,7 +231,14 @@ LEADING_ACTION = re.compile(
 
 # Families of measurable metrics.
 GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
+# The fee's own name, whose "base" is no chain ("base fee on mainnet below 8 gwei").
+BASE_FEE = words("base fee", "base fees")
 HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
+# Words a health alert may carry that name no condition of their own ("my aave loan on base is at risk");
+# read only once the request is a health alert, so they never make one.
+HEALTH_CONTEXT = words("loan", "loans", "at risk", "risk", "risky", "danger zone")
+# "gas is cheap (under 10 gwei)": said of a gas level only.
+GAS_CONTEXT = words("cheap", "cheaper")
 YIELD = words(
     "apy", "apr", "yield", "yields", "supply rate", "borrow rate", "interest rate", "lending rate",
     "deposit rate", "supply apy", "borrow apy", "rate",

@@ -15,6 +15,7 @@ from engine.agents.context import Request, read_comparison, read_move, split_num
 from engine.agents.kinds import Kind
 from engine.agents.models import PriceAgentCreate
 from engine.agents.phrases import (
+    BASE_FEE,
     FROM_STARTING_PRICE,
     MOVE,
     PRICE_WINDOW,
@@ -256,6 +257,7 @@ def compile_ratio(
 
 def compile_gas(request: Request, check_cadence: str | None) -> CompileResult:
     """The gas price of an EVM chain in gwei."""
+    request.scanner.take(BASE_FEE)
     chains = {c.chain: c for c in request.scanner.take_chains(bare=True)}
     assets = request.scanner.take_assets()
     if any(a.asset.coingecko_id != "ethereum" for a in assets):

@@ -112,6 +112,18 @@ _CASHTAG = re.compile(r"(?<![\w$])\$(?=[a-z][a-z0-9]*\b)")
 
 
 # A level with a trailing plus ("alert eth 3500+", "btc 70k+"): that level or above, read as "above <level>".
+# A digit with a scale word ("3 thousand", "1.5 million"): one number, not a number and "1,000". Spelled
+# numbers ("three thousand") are the shared reader's; this is the digit form beside them.
+# "grand" is chat for a thousand ("four grand", "a grand"); it is read after the spelled numbers too.
+_DIGIT_SCALE = re.compile(r"(?<![\w.,])(?P<num>\d+(?:\.\d+)?|a)\s+(?P<scale>thousand|million|grand)(?![\w])")
+_SCALES = {"thousand": Decimal(1000), "million": Decimal(1_000_000), "grand": Decimal(1000)}
+
+
+def _scaled(match: re.Match[str]) -> str:
+    number = Decimal(1) if match.group("num") == "a" else Decimal(match.group("num"))
+    return f"{(number * _SCALES[match.group('scale')]).normalize():f}"
+
+
 _LEVEL_PLUS = re.compile(r"(?<![\w.$-])(?P<level>\$?\d+(?:\.\d+)?(?:k|m)?)\+(?![\w+%])")
 
 
@@ -149,7 +161,8 @@ def normalize(text: str) -> str:
     text = " ".join(HEART.sub(" ", _ARROW.sub(" then ", text.lower())).split())
     text = _PLUS_MINUS.sub("\u00b1", _CASHTAG.sub("", _GREETING.sub("", text)))
     text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
-    text = _DETACHED_K.sub(_chat_k, spell_digits(_COMMA_NUMBER.sub(_comma_number, text)))
+    text = _DIGIT_SCALE.sub(_scaled, _COMMA_NUMBER.sub(_comma_number, text))
+    text = _DETACHED_K.sub(_chat_k, _DIGIT_SCALE.sub(_scaled, spell_digits(text)))
     text = _LEVEL_PLUS.sub(lambda m: f"above {m.group('level')}", text)
     return _SIGNED_PERCENT.sub(
         lambda m: f"{'down' if m.group('sign') == '-' else 'up'} {m.group('num')}%", text
