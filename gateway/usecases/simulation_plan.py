@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from engine.simulate import (
     ChainResult,
@@ -25,10 +24,8 @@ from engine.simulate import (
     format_usd,
     sources,
 )
+from gateway.usecases.simulation_chains import ChainLegs
 from gateway.usecases.simulation_legs import Leg
-
-if TYPE_CHECKING:
-    from gateway.usecases.simulation import Simulation
 
 # Why a fill that was modelled was not landed anywhere: no batch of this call runs on its chain.
 NO_DESTINATION = "not landed: this call has no steps on {chain}"
@@ -39,7 +36,7 @@ NOT_ON_SOLANA = (
 )
 
 
-async def simulate_plan(simulation: Simulation, request: SimulatePlanRequest) -> SimulateResponse:
+async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> SimulateResponse:
     """Run every chain's steps of `request`, bridges' fills modelled between them. Raises SimulateInvalid
     or Invalid (400) before anything runs for a plan that cannot be simulated as sent."""
     registry = simulation.registry
