@@ -12,65 +12,9 @@ import random
 from decimal import Decimal
 from typing import Any
 
-from bench.understanding.forms import RECIPIENT, WALLET, Row, Template
-
-CHAINS = {
-    "base": ("base", "Base", "base chain"),
-    "arbitrum": ("arbitrum", "arb", "Arbitrum"),
-    "optimism": ("optimism", "op", "OP"),
-    "polygon": ("polygon", "matic", "Polygon"),
-    "ethereum": ("ethereum", "mainnet", "eth mainnet"),
-}
-L2 = ("base", "arbitrum", "optimism")
-OPEN = ["", "", "", "yo ", "hey, ", "ok so ", "bro ", "gm! ", "alr ", "hiii ", "umm ", "right, "]
-CLOSE = ["", "", "", " ty", " thx!", " 🙏", " pls", " lol", " 🚀🚀", " k thx", " xx", " ok?", "!!"]
-
-# (text, value): amounts as typed; None where the words do not fix one number (asked, never guessed).
-AMOUNTS = [
-    ("two hundred", "200"),
-    ("a thousand", "1000"),
-    ("one and a half", "1.5"),
-    ("0,5", "0.5"),
-    ("1,000", "1000"),
-    ("1.5k", "1500"),
-    ("2m", "2000000"),
-    ("2 mil", "2000000"),
-    ("3 thousand", "3000"),
-    ("100 grand", "100000"),
-    ("seventy five", "75"),
-    ("twelve hundred", "1200"),
-    ("3,500", "3500"),
-    ("0.05", "0.05"),
-    ("a few hundred", None),
-    ("some", None),
-]
-
-
-def chat(rng: random.Random, text: str) -> str:
-    return rng.choice(OPEN) + text + rng.choice(CLOSE)
-
-
-def evm(*chains: str) -> list[dict[str, str]]:
-    return [{"address": WALLET, "chain": chain} for chain in dict.fromkeys(chains)]
-
-
-def swap(asset: str, to: str, chain: str, amount: str) -> dict[str, Any]:
-    return {"action": "swap", "asset": asset, "to_asset": to, "chain": chain, "amount": amount}
-
-
-def row(
-    tag: str, prompt: str, chains: tuple[str, ...], intents: list[dict[str, Any]] | None, **extra: Any
-) -> Row:
-    expect: dict[str, Any] = {"intents": intents} if intents is not None else {"clarify": ["amount"]}
-    return {"tag": tag, "prompt": prompt, "wallets": evm(*chains), "expect": expect, **extra}
-
-
-def prices(chain: str) -> list[dict[str, str]]:
-    return [
-        {"chain": chain, "asset": "ETH", "usd": "2500"},
-        {"chain": chain, "asset": "USDC", "usd": "1"},
-        {"chain": chain, "asset": "DAI", "usd": "1"},
-    ]
+from bench.understanding.dev7_forms import AMOUNTS, CHAINS, L2, chat, prices, row, swap
+from bench.understanding.dev7_talk import t_bad_amount, t_question_request, t_talk, t_transfer
+from bench.understanding.forms import RECIPIENT, Row, Template
 
 
 def t_amount_forms(rng: random.Random, _: int) -> Row:
@@ -472,91 +416,6 @@ def t_whole(rng: random.Random, _: int) -> Row:
     else:
         intent["protocol"] = "aave"
     return row("whole", chat(rng, pattern.format(c=c)), (chain,), [intent])
-
-
-def t_question_request(rng: random.Random, _: int) -> Row:
-    chain = rng.choice(L2)
-    c = rng.choice(CHAINS[chain])
-    pattern = rng.choice(
-        [
-            "could you swap 150 usdc to eth on {c}?",
-            "can i swap 150 usdc for eth on {c}?",
-            "is it possible to swap 150 usdc into eth on {c}",
-            "would you be able to swap 150 usdc for eth on {c}?",
-            "help me swap 150 usdc to eth on {c}",
-            "i want to swap 150 usdc for eth on {c}",
-            "any chance you could swap 150 usdc to eth on {c}?",
-            "mind swapping 150 usdc for eth on {c}?",
-            "how about swapping 150 usdc to eth on {c}?",
-        ]
-    )
-    return row(
-        "question-request", chat(rng, pattern.format(c=c)), (chain,), [swap("USDC", "ETH", chain, "150")]
-    )
-
-
-def t_transfer(rng: random.Random, _: int) -> Row:
-    chain = rng.choice(L2)
-    c = rng.choice(CHAINS[chain])
-    text, value = rng.choice((("25", "25"), ("0,5", "0.5"), ("a hundred", "100"), ("1.5k", "1500")))
-    pattern = rng.choice(
-        [
-            "send {a} usdc to {r} on {c}",
-            "pay {r} {a} usdc on {c}",
-            "tip {r} {a} usdc on {c}",
-            "give {r} {a} usdc over on {c}",
-            "{a} usdc to {r} on {c} pls",
-            "on {c} send {r} {a} usdc",
-            "can you send {a} usdc on {c} to {r}",
-        ]
-    )
-    prompt = chat(rng, pattern.format(a=text, r=RECIPIENT, c=c))
-    intent = {"action": "transfer", "asset": "USDC", "chain": chain, "amount": value, "recipient": RECIPIENT}
-    return row("transfer", prompt, (chain,), [intent])
-
-
-def t_talk(rng: random.Random, _: int) -> Row:
-    prompt, mention = rng.choice(
-        [
-            ("what's the apy on aave usdc rn", "swap"),
-            ("how much eth do i have on base", "swap"),
-            ("whats my balance", "swap"),
-            ("is arb cheaper than base for swaps?", "swap"),
-            ("mint me that new nft drop", "swap"),
-            ("open a 5x long on eth", "swap"),
-            ("short btc with 20x leverage", "swap"),
-            ("place a limit order to buy eth at 2000", "swap"),
-            ("dca 100 usdc into eth every week", "schedule"),
-            ("lol ok", ""),
-            ("you there?", ""),
-            ("what's the price of eth", "swap"),
-        ]
-    )
-    expect: dict[str, Any] = {"refuse": True}
-    if mention:
-        expect["mention"] = mention
-    return {"tag": "out-of-scope", "prompt": prompt, "wallets": evm("base"), "expect": expect}
-
-
-def t_bad_amount(rng: random.Random, _: int) -> Row:
-    prompt = rng.choice(
-        [
-            "swap 0 usdc for eth on base",
-            "swap -20 usdc to eth on base",
-            "bridge 0.0 usdc from base to arb",
-            "swap 120% of my usdc for eth on base",
-            "send minus 5 usdc to " + RECIPIENT + " on base",
-            "deposit zero usdc into aave on base",
-        ]
-    )
-    balances = [{"chain": "base", "asset": "USDC", "amount": "900"}]
-    return {
-        "tag": "zero-negative-over",
-        "prompt": prompt,
-        "wallets": evm("base", "arbitrum"),
-        "balances": balances,
-        "expect": {"refuse": True},
-    }
 
 
 INTENT_TEMPLATES_DEV7: list[tuple[Template, int, bool]] = [
