@@ -24,6 +24,7 @@ from bench.understanding.dev4_templates import AGENT_TEMPLATES_DEV4, INTENT_TEMP
 from bench.understanding.dev5_agent_templates import AGENT_TEMPLATES_DEV5
 from bench.understanding.dev7_agent_templates import AGENT_TEMPLATES_DEV7
 from bench.understanding.dev7_templates import INTENT_TEMPLATES_DEV7
+from bench.understanding.dev8_templates import INTENT_TEMPLATES_DEV8
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -143,7 +144,13 @@ def generate() -> dict[str, list[Row]]:
     # dev7i: /intent only (an empty agent file keeps it a split), chat phrasing of the classes the sealed3
     # held-out /intent run missed, written before the reader was changed for them; drawn last as above.
     rng = random.Random(SEED + 70)
-    return sets | named("dev7i", draw(INTENT_TEMPLATES_DEV7, 600, 0, rng, used), [])
+    sets |= named("dev7i", draw(INTENT_TEMPLATES_DEV7, 600, 0, rng, used), [])
+    used |= {row["prompt"] for row in sets["dev7i_intent"]}
+    # dev8i: /intent only, the sixth round's chat phrasings (corrections, questions that are requests and
+    # real ones, transfers, out-of-scope asks, deposits, amount forms, bridges, slang, swaps in any order),
+    # written before the reader was changed for them; drawn last so every set above stays byte-identical.
+    rng = random.Random(SEED + 90)
+    return sets | named("dev8i", draw(INTENT_TEMPLATES_DEV8, 400, 0, rng, used), [])
 
 
 def main() -> None:
