@@ -43,7 +43,7 @@ AMOUNTS = [
     ("a bit of", None),
     ("a bunch of", None),
 ]
-EXACT = [a for a in AMOUNTS if a[1] is not None]
+EXACT = [(text, value) for text, value in AMOUNTS if value is not None]
 
 
 def chat(rng: random.Random, text: str) -> str:
