@@ -377,9 +377,9 @@ class _Reader:
         elif word in UNSUPPORTED:
             draft.unsupported = UNSUPPORTED[word]
         elif (
-            word in ("limit", "stop")
+            word in ("limit", "stop", "trailing")
             and following is not None
-            and following.text in ("order", "orders", "loss")
+            and following.text in ("order", "orders", "loss", "stop", "stops")
         ):
             draft.unsupported = "limit and stop orders are not supported"
             self.used.add(index + 1)

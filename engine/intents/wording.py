@@ -97,10 +97,19 @@ REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("would", "it", "be", "possible", "to"),
     ("are", "you", "able", "to"),
     ("is", "there", "a", "way", "to"),
+    ("is", "there", "any", "way", "to"),
+    ("any", "way", "to"),
+    ("any", "way", "u", "could"),
+    ("any", "way", "you", "could"),
     ("do", "you", "think", "you", "could"),
     ("do", "you", "think", "u", "could"),
     ("r", "u", "able", "to"),
     ("could", "it", "be", "possible", "to"),
+)
+# "how do i swap 60 usdc to eth on arb": how-to framing around a transaction whose verb and amount are all
+# written asks for that transaction (shape.is_question); without them it stays a question.
+HOW_TO_OPENERS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    ("how", aux, subject) for aux in ("do", "can", "could") for subject in ("i", "we")
 )
 # Politeness that reads like a condition or a clause but asks for nothing ("swap it if you can"): dropped as
 # whole phrases before a request is read for waits, so "if you can" never makes a transaction conditional.
@@ -140,6 +149,7 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("to", "work"),
     ("pretty", "please"),
     *REQUEST_OPENERS,
+    *HOW_TO_OPENERS,
 )
 
 # Punctuation that carries nothing ("(", quotes, "#", "*").
@@ -197,6 +207,9 @@ CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("actually",),
     ("correction",),
     ("edit",),
+    ("err",),
+    ("er",),
+    ("erm",),
     ("rather",),
     ("wait",),
 )

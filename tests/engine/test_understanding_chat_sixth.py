@@ -1,0 +1,160 @@
+"""Chat phrasing of the sixth round: "err" and "sorry, dai not eth" corrections, how-to framing around a
+fully written transaction, "any way to", "i'd like eth for 80 usdc", slang verbs (smash, fomo, full port,
+bail out, liquidate, zap, venmo), "earn on ... in aave", "send it:" as a cheer, and trailing stops. What
+the words leave open is still asked or refused, never guessed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.engine.test_intents_support import EVM_A, EVM_C, parse
+
+WALLETS = ((EVM_A, "base"), (EVM_A, "arbitrum"), (EVM_A, "optimism"))
+
+
+def _read(prompt: str) -> list[tuple[str, str | None, str | None, str | None, Decimal | str | None]]:
+    response = parse(prompt, *WALLETS)
+    return [(i.action, i.asset, i.to_asset, i.chain, i.amount) for i in response.intents]
+
+
+def _nothing_planned(prompt: str) -> str:
+    response = parse(prompt, *WALLETS)
+    assert not response.intents
+    return response.reasoning
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("swap 100 usdc for eth on base, err 75", ("ETH", "base", 75)),
+        ("swap 100 usdc for eth on base. err arb", ("ETH", "arbitrum", 100)),
+        ("swap 100 usdc for eth on op, erm 300 thanks", ("ETH", "optimism", 300)),
+        ("swap 100 usdc for eth on base sorry, dai not eth", ("DAI", "base", 100)),
+        ("swap 100 usdc for eth on base sorry, 40", ("ETH", "base", 40)),
+        ("swap 100 usdc for eth on base wait, dai", ("DAI", "base", 100)),
+    ],
+)
+def test_err_and_a_pause_after_sorry_correct_the_request(prompt: str, expected: tuple[str, str, int]) -> None:
+    to_asset, chain, amount = expected
+    assert _read(prompt) == [("swap", "USDC", to_asset, chain, Decimal(amount))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["swap 1 eth err to usdc on base", "err swap 1 eth to usdc on base", "swap 1 eth to usdc on base err"],
+)
+def test_err_that_corrects_nothing_is_a_hesitation(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "ETH", "USDC", "base", Decimal(1))]
+
+
+def test_sorry_with_nothing_named_after_it_is_still_asked_about() -> None:
+    response = parse("swap 5 eth to usdc on base sorry", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how do i swap 60 usdc to eth on base",
+        "how can i swap 60 usdc for eth on base?",
+        "fam how do i swap 60 usdc to eth on base",
+        "any way to swap 60 usdc to eth on base?",
+        "is there any way to swap 60 usdc to eth on base",
+    ],
+)
+def test_how_to_framing_around_a_written_transaction_asks_for_it(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(60))]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how do i bridge to base",
+        "how do i bridge usdc to base",
+        "how do i have so little eth",
+        "what's the apy on aave",
+    ],
+)
+def test_a_how_to_question_without_an_amount_stays_a_question(prompt: str) -> None:
+    assert "question" in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("i'd like eth for 80 usdc on base", ("USDC", "ETH", 80)),
+        ("id like usdc for .5 eth on base", ("ETH", "USDC", "0.5")),
+        ("i would like dai for 2,000 usdc on base", ("USDC", "DAI", 2000)),
+    ],
+)
+def test_a_token_liked_for_another_is_bought_with_it(
+    prompt: str, expected: tuple[str, str, int | str]
+) -> None:
+    sold, bought, amount = expected
+    assert _read(prompt) == [("swap", sold, bought, "base", Decimal(amount))]
+
+
+def test_liking_a_token_with_nothing_to_pay_plans_nothing() -> None:
+    assert not parse("i'd like 80 usdc on base", *WALLETS).intents
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("smash 400 usdc into eth on base", ("swap", "USDC", "ETH", 400)),
+        ("fomo 250 usdc into eth on base", ("swap", "USDC", "ETH", 250)),
+        ("full port 2k usdc into eth on base", ("swap", "USDC", "ETH", 2000)),
+        ("bail out of 2 eth into usdc on base", ("swap", "ETH", "USDC", 2)),
+        ("liquidate 0.5 eth into usdc on base", ("swap", "ETH", "USDC", "0.5")),
+        ("zap 100 usdc into eth on base", ("swap", "USDC", "ETH", 100)),
+        ("zap 100 usdc into aave on base", ("deposit", "USDC", None, 100)),
+        ("smash 100 usdc into aave on base", ("deposit", "USDC", None, 100)),
+        ("i wanna earn on 1,5 usdc in aave on base", ("deposit", "USDC", None, "1.5")),
+    ],
+)
+def test_slang_verbs_go_where_their_target_says(
+    prompt: str, expected: tuple[str, str, str | None, int | str]
+) -> None:
+    action, asset, to_asset, amount = expected
+    assert _read(prompt) == [(action, asset, to_asset, "base", Decimal(amount))]
+
+
+def test_bailing_out_with_no_amount_leaves_the_whole_balance() -> None:
+    assert _read("bail out of my eth into usdc on base") == [("swap", "ETH", "USDC", "base", "max")]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"zap 1,5 usdc to {EVM_C} on base",
+        f"venmo {EVM_C} 1,5 usdc on base",
+        f"send it: 1.5 usdc to {EVM_C} on base",
+    ],
+)
+def test_chat_payment_verbs_are_transfers(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.asset, i.chain, i.amount, i.recipient) for i in response.intents] == [
+        ("transfer", "USDC", "base", Decimal("1.5"), EVM_C)
+    ]
+
+
+@pytest.mark.parametrize(
+    "prompt", ["send it: 250 usdc into eth on base", "so send it! 250 usdc into eth on base"]
+)
+def test_send_it_opening_a_message_is_a_cheer_not_a_bridge(prompt: str) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(250))]
+
+
+def test_send_it_after_a_step_still_sends_what_the_step_made() -> None:
+    response = parse(f"swap 1 eth to usdc on base and send it to {EVM_C}", *WALLETS)
+    assert [i.action for i in response.intents] == ["swap", "transfer"]
+    assert response.intents[1].amount == "chained"
+
+
+@pytest.mark.parametrize(
+    "prompt", ["set up a trailing stop on my eth", "set a trailing stop loss for eth at 2000"]
+)
+def test_a_trailing_stop_is_refused_as_a_stop_order(prompt: str) -> None:
+    assert "stop orders are not supported" in _nothing_planned(prompt)
