@@ -92,6 +92,19 @@ def reads_as_chain(
     into = previous is not None and previous.text in ("in", "at") and draft.verb in TARGET_VERBS
     if prep == "on" and into and _chain_named_apart(lexemes, index):
         return False  # "ape 200 usdc in eth on base": what the tokens go into is a token
+    if (
+        previous is not None
+        and previous.text == "into"
+        and lexeme.text != lexeme.chain
+        and draft.action == "transfer"
+        and draft.from_chain is None
+        and _placed_elsewhere(lexemes, index, ("on",))
+        and not _placed_elsewhere(lexemes, index, ("from", "off"))
+    ):
+        # "send 250 usdc into eth on base": "into" a token's name ("eth", not "ethereum") on a chain named
+        # apart may be a swap there or a move to the other chain; read as a token, a transfer verb with no
+        # recipient asks for one, so neither is guessed ("from base" keeps it a move).
+        return False
     if prep in ("from", "on"):
         return True
     if prep == "to" and previous is not None and previous.text == "onto":

@@ -31,6 +31,7 @@ VERBS: Final[dict[str, str]] = {
     "drop": "transfer",
     "bring": "transfer",
     "teleport": "bridge",
+    "relay": "bridge",
     "deposit": "deposit",
     "supply": "deposit",
     "lend": "deposit",

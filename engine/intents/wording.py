@@ -186,6 +186,8 @@ FOLLOW_UP_QUESTIONS: Final[frozenset[tuple[str, str]]] = frozenset(
 CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("wait", "wait"),
     ("no", "sorry"),
+    ("no", "actually"),
+    ("whoops",),
     ("no", "wait"),
     ("wait", "no"),
     ("no", "no"),

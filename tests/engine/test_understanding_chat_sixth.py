@@ -158,3 +158,49 @@ def test_send_it_after_a_step_still_sends_what_the_step_made() -> None:
 )
 def test_a_trailing_stop_is_refused_as_a_stop_order(prompt: str) -> None:
     assert "stop orders are not supported" in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "amount"),
+    [
+        ("swap 100 usdc to eth on base, no actually 150", 150),
+        ("swap 100 usdc to eth on base whoops 200", 200),
+        ("whoops swap 100 usdc to eth on base", 100),
+    ],
+)
+def test_no_actually_and_whoops_correct_the_amount(prompt: str, amount: int) -> None:
+    assert _read(prompt) == [("swap", "USDC", "ETH", "base", Decimal(amount))]
+
+
+def test_relay_moves_tokens_between_chains() -> None:
+    response = parse("relay 100 usdc from base to arb", *WALLETS)
+    assert [(i.action, i.from_chain, i.to_chain, i.amount) for i in response.intents] == [
+        ("bridge", "base", "arbitrum", Decimal(100))
+    ]
+
+
+@pytest.mark.parametrize("prompt", ["send 250 usdc into eth on base", "on base move 250 usdc into eth"])
+def test_sending_into_a_token_name_on_a_chain_is_asked_not_bridged(prompt: str) -> None:
+    """A swap on base or a move to Ethereum: the words do not say which, so nothing is planned."""
+    response = parse(prompt, *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(
+    ("prompt", "to_chain"),
+    [("send 250 usdc into eth from base", "ethereum"), ("send 250 usdc into ethereum on base", "ethereum")],
+)
+def test_into_a_chain_from_a_named_chain_stays_a_bridge(prompt: str, to_chain: str) -> None:
+    assert [(i.action, i.to_chain) for i in parse(prompt, *WALLETS).intents] == [("bridge", to_chain)]
+
+
+@pytest.mark.parametrize("written", ["1.500", "2.000", "12.250"])
+def test_a_dot_before_three_digits_ending_in_zero_is_asked(written: str) -> None:
+    """1.500 is 1500 in much of Europe and 1.5 elsewhere: a thousand times apart, so it is asked."""
+    response = parse(f"swap {written} usdc to eth on base", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(("written", "value"), [("0.500", "0.5"), ("2.125", "2.125"), ("1.50", "1.5")])
+def test_other_decimals_are_read_as_written(written: str, value: str) -> None:
+    assert _read(f"swap {written} eth to usdc on base") == [("swap", "ETH", "USDC", "base", Decimal(value))]
