@@ -213,6 +213,7 @@ UNSUPPORTED: Final[dict[str, str]] = {
     "margin": "margin trading is not supported",
     "mint": "minting is not supported",
     "dca": "recurring purchases are not supported",
+    "recurring": "recurring purchases are not supported",
     "airdrop": "airdrop farming is not supported",
 }
 
@@ -233,7 +234,7 @@ PLAIN_WORDS: Final[frozenset[str]] = frozenset(
     stable stables stablecoin stablecoins native gas amount total worth value price
     chain chains network networks layer side rest left rate rates best top
     sure want maybe quickly fast asap right now today tomorrow later soon limit stop order orders loss
-    trailing
+    trailing check checks
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 

@@ -166,7 +166,10 @@ QUESTION_WORDS: Final[frozenset[str]] = frozenset(
     {"what", "what's", "whats", "wat", "how", "how's", "why", "who", "where", "which", "whose"}
 )
 # Verbs that ask to be taught, not to transact ("explain bridging", "can you define slippage").
-QUESTION_VERBS: Final[frozenset[str]] = frozenset({"explain", "define", "describe", "teach", "eli5"})
+# "check my balance", "show me my usdc" ask to be told too.
+QUESTION_VERBS: Final[frozenset[str]] = frozenset(
+    {"explain", "define", "describe", "teach", "eli5", "check", "show"}
+)
 # Openers of yes/no questions ("is aave safe", "should i bridge").
 QUESTION_AUXILIARIES: Final[frozenset[str]] = frozenset(
     {"is", "are", "was", "were", "does", "did", "should", "shall", "am", "has", "isn't", "aren't"}

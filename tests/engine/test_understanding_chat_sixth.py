@@ -204,3 +204,18 @@ def test_a_dot_before_three_digits_ending_in_zero_is_asked(written: str) -> None
 @pytest.mark.parametrize(("written", "value"), [("0.500", "0.5"), ("2.125", "2.125"), ("1.50", "1.5")])
 def test_other_decimals_are_read_as_written(written: str, value: str) -> None:
     assert _read(f"swap {written} eth to usdc on base") == [("swap", "ETH", "USDC", "base", Decimal(value))]
+
+
+@pytest.mark.parametrize(
+    "prompt", ["can you check my balance on base", "check my usdc on base", "show me my positions"]
+)
+def test_asking_to_be_shown_is_a_question_not_a_misspelt_verb(prompt: str) -> None:
+    """ "check" is one edit from "chuck" (a swap verb): it was read as one and asked which asset to swap."""
+    assert "question" in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt", ["set up recurring buys of eth for 100 usdc", "recurring swap of 100 usdc to eth on base"]
+)
+def test_recurring_buys_are_refused_like_dca(prompt: str) -> None:
+    assert "recurring purchases are not supported" in _nothing_planned(prompt)
