@@ -130,12 +130,16 @@ def reads_as_chain(
     return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
 
 
+# Verbs that give a token away for another ("sell 60 usdc of eth": the eth is sold for 60 usdc).
+_SELLING: Final = frozenset({"sell", "dump", "offload", "unload", "liquidate", "cash out"})
+
+
 def amount_of_asset(lexemes: Sequence[Lexeme], index: int, draft: Draft) -> bool:
-    """At an "of" after a buying verb, "<amount> <asset> of <asset>": the first asset is the money spent
-    ("buy 60 usdc of eth")."""
+    """At an "of" after a buying or selling verb, "<amount> <asset> of <asset>": the first asset is the
+    money spent ("buy 60 usdc of eth") or brought in ("sell 60 usdc of eth")."""
     following = _at(lexemes, index + 1)
     return (
-        draft.verb in BUY_VERBS
+        (draft.verb in BUY_VERBS or draft.verb in _SELLING)
         and len(draft.items) == 1
         and draft.items[0].amount is not None
         and draft.items[0].asset is not None

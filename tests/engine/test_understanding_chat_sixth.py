@@ -219,3 +219,23 @@ def test_asking_to_be_shown_is_a_question_not_a_misspelt_verb(prompt: str) -> No
 )
 def test_recurring_buys_are_refused_like_dca(prompt: str) -> None:
     assert "recurring purchases are not supported" in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "sell 100 usdc worth of eth on base",
+        "dump 100 usdc worth of eth on base",
+        "sell 100 usdc of eth on base",
+        "swap 100 usdc worth of eth on base",
+    ],
+)
+def test_a_value_of_a_token_sold_asks_how_much_of_it(prompt: str) -> None:
+    """The eth is sold for 100 usdc: swapping 100 usdc for eth (as these were read) went the wrong way."""
+    response = parse(prompt, *WALLETS)
+    assert not response.intents
+    assert [c.question for c in response.clarifications] == ["How much ETH do you want to spend on USDC?"]
+
+
+def test_a_value_of_a_token_bought_is_still_spent() -> None:
+    assert _read("buy 100 usdc worth of eth on base") == [("swap", "USDC", "ETH", "base", Decimal(100))]
