@@ -239,3 +239,36 @@ def test_a_value_of_a_token_sold_asks_how_much_of_it(prompt: str) -> None:
 
 def test_a_value_of_a_token_bought_is_still_spent() -> None:
     assert _read("buy 100 usdc worth of eth on base") == [("swap", "USDC", "ETH", "base", Decimal(100))]
+
+
+EVM_D = "0x4444444444444444444444444444444444444444"
+
+
+def test_two_recipients_for_one_amount_are_refused_not_one_dropped() -> None:
+    """Each 5 or 5 split: either way, planning the first recipient alone dropped the second in silence."""
+    reasoning = _nothing_planned(f"send 5 usdc to {EVM_C} and {EVM_D} on base")
+    assert EVM_C in reasoning and EVM_D in reasoning
+
+
+def test_an_amount_for_each_recipient_is_two_transfers() -> None:
+    response = parse(f"send 5 usdc to {EVM_C} and 5 usdc to {EVM_D} on base", *WALLETS)
+    assert [i.recipient for i in response.intents] == [EVM_C, EVM_D]
+
+
+def test_a_corrected_recipient_replaces_the_first() -> None:
+    response = parse(f"send 5 usdc to {EVM_C}, i mean {EVM_D} on base", *WALLETS)
+    assert [i.recipient for i in response.intents] == [EVM_D]
+
+
+@pytest.mark.parametrize(
+    "prompt", [f"send 5 usdc to {EVM_C} on arb from base", "swap 100 usdc to eth on base from arb"]
+)
+def test_a_one_chain_action_on_one_chain_from_another_is_refused(prompt: str) -> None:
+    """The chain after "on" was planned and the one after "from" dropped in silence."""
+    assert "happens on one chain" in _nothing_planned(prompt)
+
+
+def test_half_of_it_to_a_second_recipient_is_refused_with_both_named() -> None:
+    """Asked before, and once the amount was answered the second recipient was still dropped."""
+    reasoning = _nothing_planned(f"send 100 usdc to {EVM_C} on base and half of it to {EVM_A}")
+    assert EVM_C in reasoning and EVM_A in reasoning
