@@ -217,7 +217,9 @@ class Resolver:
             if target is None and bare:
                 target = bare.pop(0)
             step.from_chain, step.to_chain = source, target
-            self._unused_chains(step, bare)
+            # "bridge ... from base to arb on optimism": a third chain after "on" is placed nowhere.
+            third = draft.on_chain is not None and draft.on_chain not in (source, target)
+            self._unused_chains(step, [*bare, *([draft.on_chain] if third and draft.on_chain else [])])
             return
         chain = draft.on_chain or draft.from_chain or (bare.pop(0) if bare else None)
         if draft.on_chain and draft.from_chain and draft.on_chain != draft.from_chain:

@@ -272,3 +272,22 @@ def test_half_of_it_to_a_second_recipient_is_refused_with_both_named() -> None:
     """Asked before, and once the amount was answered the second recipient was still dropped."""
     reasoning = _nothing_planned(f"send 100 usdc to {EVM_C} on base and half of it to {EVM_A}")
     assert EVM_C in reasoning and EVM_A in reasoning
+
+
+def test_a_third_chain_beside_a_bridge_is_refused_not_dropped() -> None:
+    assert "can't tell which chain" in _nothing_planned("bridge 100 usdc from base to arb on optimism")
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "bridge 100 usdc from base to arb on arb",
+        "bridge 100 usdc to arb on base",
+        "move 100 usdc on base to arb",
+    ],
+)
+def test_a_bridge_whose_on_chain_is_its_source_or_target_is_planned(prompt: str) -> None:
+    response = parse(prompt, *WALLETS)
+    assert [(i.action, i.from_chain, i.to_chain) for i in response.intents] == [
+        ("bridge", "base", "arbitrum")
+    ]
