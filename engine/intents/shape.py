@@ -113,8 +113,9 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
         return not (rest and rest[0].kind == "verb" and any(lexeme.kind == "number" for lexeme in rest))
     if any(word in QUESTION_VERBS for word in words[:3]):
         return True  # "explain bridging", "can you explain ..."
-    if (first, second) == ("tell", "me") and len(words) > 2 and words[2] in _TOLD_ABOUT:
-        return True  # "tell me about uniswap", "tell me how bridging works"
+    told = next((at for at in range(min(len(words), 4)) if tuple(words[at : at + 2]) == ("tell", "me")), None)
+    if told is not None and len(words) > told + 2 and words[told + 2] in _TOLD_ABOUT:
+        return True  # "tell me about uniswap", "can u tell me how to bridge 100 usdc ..."
     if first in QUESTION_WORDS:
         return (first, second) not in FOLLOW_UP_QUESTIONS
     if first in QUESTION_AUXILIARIES:

@@ -291,3 +291,21 @@ def test_a_bridge_whose_on_chain_is_its_source_or_target_is_planned(prompt: str)
     assert [(i.action, i.from_chain, i.to_chain) for i in response.intents] == [
         ("bridge", "base", "arbitrum")
     ]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "reason"),
+    [
+        ("go long eth with 100 usdc on base", "leveraged long positions are not supported"),
+        ("go short eth on base", "short positions are not supported"),
+    ],
+)
+def test_going_long_or_short_is_refused(prompt: str, reason: str) -> None:
+    assert reason in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt", ["can u tell me how to bridge 100 usdc from base to arb", "could you tell me about aave"]
+)
+def test_asking_to_be_told_after_request_framing_is_a_question(prompt: str) -> None:
+    assert "question" in _nothing_planned(prompt)
