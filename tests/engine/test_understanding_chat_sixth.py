@@ -309,3 +309,15 @@ def test_going_long_or_short_is_refused(prompt: str, reason: str) -> None:
 )
 def test_asking_to_be_told_after_request_framing_is_a_question(prompt: str) -> None:
     assert "question" in _nothing_planned(prompt)
+
+
+@pytest.mark.parametrize("written", ["1kk", "3kkk"])
+def test_scale_letters_that_make_no_one_scale_are_asked(written: str) -> None:
+    """ "1kk" is a million to some; it was read as 1 (the "kk" taken for chat "ok")."""
+    response = parse(f"swap {written} usdc to eth on base", *WALLETS)
+    assert not response.intents and response.clarifications
+
+
+@pytest.mark.parametrize(("written", "value"), [("2mm", 2000000), ("1bn", 1000000000), ("5k", 5000)])
+def test_glued_scales_are_still_read(written: str, value: int) -> None:
+    assert _read(f"swap {written} usdc to eth on base") == [("swap", "USDC", "ETH", "base", Decimal(value))]
