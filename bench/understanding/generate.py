@@ -25,6 +25,7 @@ from bench.understanding.dev5_agent_templates import AGENT_TEMPLATES_DEV5
 from bench.understanding.dev7_agent_templates import AGENT_TEMPLATES_DEV7
 from bench.understanding.dev7_templates import INTENT_TEMPLATES_DEV7
 from bench.understanding.dev8_agent_templates import AGENT_TEMPLATES_DEV8
+from bench.understanding.dev8_templates import INTENT_TEMPLATES_DEV8
 from bench.understanding.forms import DATA, SEED, Row
 from bench.understanding.intent_templates import INTENT_TEMPLATES
 
@@ -149,7 +150,13 @@ def generate() -> dict[str, list[Row]]:
     # dev8a: /agents only, the sixth round's chat phrasings of price levels and their sides, follow-on
     # actions, health and gas alerts, written before the compiler changed; drawn last as above.
     rng = random.Random(SEED + 80)
-    return sets | named("dev8a", [], draw(AGENT_TEMPLATES_DEV8, 300, 0, rng, used))
+    sets |= named("dev8a", [], draw(AGENT_TEMPLATES_DEV8, 300, 0, rng, used))
+    used |= {row["request"] for row in sets["dev8a_agents"]}
+    # dev8i: /intent only, the sixth round's chat phrasings (corrections, questions that are requests and
+    # real ones, transfers, out-of-scope asks, deposits, amount forms, bridges, slang, swaps in any order),
+    # written before the reader was changed for them; drawn last so every set above stays byte-identical.
+    rng = random.Random(SEED + 90)
+    return sets | named("dev8i", draw(INTENT_TEMPLATES_DEV8, 400, 0, rng, used), [])
 
 
 def main() -> None:

@@ -71,6 +71,11 @@ class Token:
     problem: str | None = None
 
 
+# Scale letters glued to a number that make no one scale ("kk", "kkk", "mk").
+_SCALE_LETTERS: Final = re.compile(r"[kmb]{2,}")
+_TWO_READINGS: Final = "written in a way that could mean two different numbers"
+
+
 def _number_token(digits: str, suffix: str | None, negative: bool) -> list[Token]:
     numeral = read_literal(digits)
     value = numeral.value
@@ -89,6 +94,9 @@ def _number_token(digits: str, suffix: str | None, negative: bool) -> list[Token
                 problem=numeral.problem,
             )
         ]
+    if _SCALE_LETTERS.fullmatch(lowered):
+        # "1kk" is a million to some and "1, ok" to others: read as 1 it was a wrong amount, so it is asked.
+        return [Token("number", digits + lowered, None, negative=negative, problem=_TWO_READINGS)]
     # "100usdc", "10x": a number glued to a word.
     return [
         Token("number", digits, value, negative=negative, problem=numeral.problem),

@@ -106,6 +106,10 @@ _MAX_RATIO_TERM: Final = 1000
 _THOUSANDS: Final = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _DECIMAL_COMMA: Final = re.compile(r"\d+,\d+")
 _PLAIN: Final = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+# "1.500", "2.000", "12.250": a dot before three digits that end in a zero, after a whole part that is not
+# 0, is a thousands separator to many ("1.500" is 1500 in much of Europe) and a decimal point to others;
+# nobody writes 1.5 padded to three places, so the amount is asked rather than read a thousand times off.
+_DOT_THOUSANDS: Final = re.compile(r"[1-9]\d{0,2}\.\d\d0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,8 @@ class Numeral:
 def read_literal(raw: str) -> Numeral:
     """The value of a digit literal with separators ("1,000", "0,5", "12.5"), by the rules above."""
     try:
+        if _DOT_THOUSANDS.fullmatch(raw):
+            return Numeral(None, "written in a way that could mean two different numbers")
         if _PLAIN.fullmatch(raw):
             return Numeral(parse_decimal(raw))
         if _THOUSANDS.fullmatch(raw) and not raw.startswith("0,"):

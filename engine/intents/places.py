@@ -92,6 +92,19 @@ def reads_as_chain(
     into = previous is not None and previous.text in ("in", "at") and draft.verb in TARGET_VERBS
     if prep == "on" and into and _chain_named_apart(lexemes, index):
         return False  # "ape 200 usdc in eth on base": what the tokens go into is a token
+    if (
+        previous is not None
+        and previous.text == "into"
+        and lexeme.text != lexeme.chain
+        and draft.action == "transfer"
+        and draft.from_chain is None
+        and _placed_elsewhere(lexemes, index, ("on",))
+        and not _placed_elsewhere(lexemes, index, ("from", "off"))
+    ):
+        # "send 250 usdc into eth on base": "into" a token's name ("eth", not "ethereum") on a chain named
+        # apart may be a swap there or a move to the other chain; read as a token, a transfer verb with no
+        # recipient asks for one, so neither is guessed ("from base" keeps it a move).
+        return False
     if prep in ("from", "on"):
         return True
     if prep == "to" and previous is not None and previous.text == "onto":
@@ -117,12 +130,16 @@ def reads_as_chain(
     return lexeme.text == lexeme.chain and (following is None or following.kind != "verb")
 
 
+# Verbs that give a token away for another ("sell 60 usdc of eth": the eth is sold for 60 usdc).
+_SELLING: Final = frozenset({"sell", "dump", "offload", "unload", "liquidate", "cash out"})
+
+
 def amount_of_asset(lexemes: Sequence[Lexeme], index: int, draft: Draft) -> bool:
-    """At an "of" after a buying verb, "<amount> <asset> of <asset>": the first asset is the money spent
-    ("buy 60 usdc of eth")."""
+    """At an "of" after a buying or selling verb, "<amount> <asset> of <asset>": the first asset is the
+    money spent ("buy 60 usdc of eth") or brought in ("sell 60 usdc of eth")."""
     following = _at(lexemes, index + 1)
     return (
-        draft.verb in BUY_VERBS
+        (draft.verb in BUY_VERBS or draft.verb in _SELLING)
         and len(draft.items) == 1
         and draft.items[0].amount is not None
         and draft.items[0].asset is not None

@@ -97,10 +97,11 @@ class _Reader:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
 
     def run(self) -> Draft:
-        first = self.peek(0)
+        at = 1 if (first := self.peek(0)) is not None and first.text == "go" else 0  # "go long eth"
+        first = self.peek(at)
         if first is not None and first.text in _UNSUPPORTED_VERBS:
             self.draft.unsupported = _UNSUPPORTED_VERBS[first.text]
-            self.used.add(0)
+            self.used.update(range(at + 1))
         skip = 0
         for index, lexeme in enumerate(self.lexemes):
             if skip:
@@ -377,9 +378,9 @@ class _Reader:
         elif word in UNSUPPORTED:
             draft.unsupported = UNSUPPORTED[word]
         elif (
-            word in ("limit", "stop")
+            word in ("limit", "stop", "trailing")
             and following is not None
-            and following.text in ("order", "orders", "loss")
+            and following.text in ("order", "orders", "loss", "stop", "stops")
         ):
             draft.unsupported = "limit and stop orders are not supported"
             self.used.add(index + 1)

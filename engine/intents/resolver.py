@@ -217,9 +217,19 @@ class Resolver:
             if target is None and bare:
                 target = bare.pop(0)
             step.from_chain, step.to_chain = source, target
-            self._unused_chains(step, bare)
+            # "bridge ... from base to arb on optimism": a third chain after "on" is placed nowhere.
+            third = draft.on_chain is not None and draft.on_chain not in (source, target)
+            self._unused_chains(step, [*bare, *([draft.on_chain] if third and draft.on_chain else [])])
             return
         chain = draft.on_chain or draft.from_chain or (bare.pop(0) if bare else None)
+        if draft.on_chain and draft.from_chain and draft.on_chain != draft.from_chain:
+            # "send 5 usdc to A on arb from base": planning it on either chain would drop the other.
+            then = "send it" if step.action == "transfer" else f"{step.action} there"
+            self.outcome.refuse(
+                f"A {step.action} happens on one chain, but you named {draft.from_chain} and "
+                f"{draft.on_chain}. Say it as two steps, for example 'bridge from {draft.from_chain} to "
+                f"{draft.on_chain}, then {then}'."
+            )
         step.chain = chain
         self._unused_chains(step, [extra for extra in bare if extra not in (chain, target)])
         if chain is None:
@@ -246,8 +256,14 @@ class Resolver:
         for address in addresses:
             if step.action in ("deposit", "withdraw", "approve") and address.startswith("0x"):
                 step.vault_address = step.vault_address or address
+            elif step.action == "transfer" and step.recipient not in (None, address):
+                # "send 5 usdc to A and B": each 5, or 5 split? Planning the first alone drops the other.
+                self.outcome.refuse(
+                    f"You named {step.recipient} and {address} for one transfer. Say how much each one gets, "
+                    "for example 'send 5 usdc to A and 5 usdc to B'."
+                )
             elif step.action == "transfer":
-                step.recipient = step.recipient or address
+                step.recipient = address
             elif step.action in CROSS_CHAIN_ACTIONS and not self.wallets.owns(address):
                 self.outcome.refuse(
                     f"A {step.action} lands in your own wallet, not at {address}. To pay someone on another "

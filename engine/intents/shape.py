@@ -21,6 +21,7 @@ from engine.intents.wording import (
     CORRECTIONS,
     FILLER,
     FOLLOW_UP_QUESTIONS,
+    HOW_TO_OPENERS,
     LINK_EVENTS,
     LINK_OPENERS,
     LINK_SUBJECTS,
@@ -92,21 +93,29 @@ class Wait:
 def is_question(lexemes: Sequence[Lexeme]) -> bool:
     """A question rather than a request: "what is a bridge", "how much eth do i have", "should i stake",
     "do you support solana" (but not "can you swap ...", "what about base", "do the same on base")."""
-    words = [
-        lexeme.token.text if lexeme.guessed and lexeme.token is not None else lexeme.text
+    kept = [
+        lexeme
         for lexeme in lexemes
         if lexeme.kind not in ("punct", "mark")
         and not (lexeme.kind == "word" and lexeme.text in _OPENING_FILLER)
+    ]
+    words = [
+        lexeme.token.text if lexeme.guessed and lexeme.token is not None else lexeme.text for lexeme in kept
     ]
     if not words:
         return False
     first, second = words[0], words[1] if len(words) > 1 else ""
     if any(tuple(words[: len(opener)]) == opener for opener in REQUEST_OPENERS):
         return False  # "is it possible to swap ...": a request
+    if tuple(words[:3]) in HOW_TO_OPENERS:
+        # "how do i swap 60 usdc to eth on arb" asks for that swap; "how do i bridge" asks to be told.
+        rest = kept[3:]
+        return not (rest and rest[0].kind == "verb" and any(lexeme.kind == "number" for lexeme in rest))
     if any(word in QUESTION_VERBS for word in words[:3]):
         return True  # "explain bridging", "can you explain ..."
-    if (first, second) == ("tell", "me") and len(words) > 2 and words[2] in _TOLD_ABOUT:
-        return True  # "tell me about uniswap", "tell me how bridging works"
+    told = next((at for at in range(min(len(words), 4)) if tuple(words[at : at + 2]) == ("tell", "me")), None)
+    if told is not None and len(words) > told + 2 and words[told + 2] in _TOLD_ABOUT:
+        return True  # "tell me about uniswap", "can u tell me how to bridge 100 usdc ..."
     if first in QUESTION_WORDS:
         return (first, second) not in FOLLOW_UP_QUESTIONS
     if first in QUESTION_AUXILIARIES:
@@ -192,6 +201,8 @@ _REPLACED_KINDS: Final = frozenset({"number", "chain", "asset"})
 _TAKING: Final = frozenset({"take", "grab", "pull", "get"})
 _PUTTING: Final = frozenset({"put", "move", "send", "drop", "stick", "get"})
 _IT: Final = frozenset({"it", "them", "that"})
+# "i'd like eth for 80 usdc": "like" after these is a wish, as "want" is.
+_WOULD: Final = frozenset({"i'd", "id", "would", "we'd", "wed"})
 
 
 def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> tuple[int, list[Lexeme]]:
@@ -215,7 +226,8 @@ def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> t
         and any(lexeme.text == "take" for lexeme in out)
     ):
         return 4, [Lexeme("word", "to")]
-    if first in ("want", "need") and _wished_buy(lexemes, index, out):
+    wished = first in ("want", "need") or (first == "like" and bool(out) and out[-1].text in _WOULD)
+    if wished and _wished_buy(lexemes, index, out):
         # "i want eth for 100 usdc": a token wished for, paid with another, is bought.
         return 1, [lexemes[index], Lexeme("verb", "buy", action="swap")]
     if first not in ("minus", "negative"):
@@ -235,7 +247,7 @@ def _moved_it(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> t
 def _wished_buy(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> bool:
     """At a wish word ("want", "need"), with no verb said before it: a token, then "for"/"with"/"using" and
     another token ("i want eth for 100 usdc", "need some dai with 50 usdc", "i want $1k of eth with usdc")."""
-    if lexemes[index].text not in ("want", "need") or any(lexeme.kind == "verb" for lexeme in out):
+    if lexemes[index].text not in ("want", "need", "like") or any(lexeme.kind == "verb" for lexeme in out):
         return False
     rest = lexemes[index + 1 :]
     if any(lexeme.kind == "verb" for lexeme in rest):
@@ -278,6 +290,8 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         if opening and word in _GREETED and after in _CLAUSE_END:
             return 1  # "morning! swap ...": a greeting that opens the message, not a time to wait for
         return 0
+    if (word, after) == ("send", "it") and _opens(out) and _texts(lexemes, index + 2, 1) in _CHEERS_END:
+        return 2  # "send it: 250 usdc into eth": chat for "go for it" opening the message, not a transfer
     if word == "while":
         return 1 if after in ("on", "in", "over") else 0  # "while on base, swap ...": where, not when
     if word in ("second", "third"):
@@ -297,6 +311,15 @@ def _chat_framing(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) 
         replaced = after == "of" and index + 2 < len(lexemes)
         return 3 if replaced and lexemes[index + 2].kind in _REPLACED_KINDS else 1
     return 2 if following is not None and following.kind in _REPLACED_KINDS else 0
+
+
+# What follows "send it" when it is a cheer rather than a transfer of something named before.
+_CHEERS_END: Final = frozenset({(":",), ("!",), ("-",), ("—",), (",",)})
+
+
+def _opens(out: Sequence[Lexeme]) -> bool:
+    """True when nothing but punctuation and chat filler came before: the words open the message."""
+    return all(earlier.kind == "punct" or earlier.text in CHAT_FILLER for earlier in out)
 
 
 def _texts(lexemes: Sequence[Lexeme], start: int, count: int) -> tuple[str, ...]:
@@ -353,7 +376,7 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
     for phrase in _starting(_CORRECTIONS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) != phrase:
             continue
-        single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry")
+        single_word = len(phrase) == 1 and phrase[0] in ("wait", "rather", "sorry", "err", "er", "erm")
         if single_word and not boundary and not _correction_follows(lexemes, index + 1):
             return 0, []
         return len(phrase), [mark("correct")]
@@ -383,6 +406,9 @@ def _correction_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
     following = lexemes[index] if index < len(lexemes) else None
     if following is None:
         return False
+    if following.text in _CLAUSE_END and index + 1 < len(lexemes):
+        # "... on base sorry, dai not eth": a value named right after the pause is what is corrected
+        return lexemes[index + 1].kind in _REPLACED_KINDS
     return following.kind == "number" or any(
         _texts(lexemes, index, len(phrase)) == phrase for phrase in _starting(_CORRECTIONS, lexemes, index)
     )

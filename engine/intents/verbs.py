@@ -40,6 +40,8 @@ def settle_action(draft: Draft) -> None:
         draft.action = "transfer"  # "get 100 usdc over to arbitrum" moves it; the resolver makes it a bridge
     elif verb in BUY_VERBS and draft.items and draft.to_asset is None:
         _buy(draft)
+    elif draft.worth and draft.action == "swap" and draft.to_asset is None and _priced_in_another(draft):
+        _sold_for_a_value(draft)
     elif (
         draft.action == "swap"
         and draft.to_asset is None
@@ -108,6 +110,27 @@ def _chat_for(draft: Draft) -> bool:
         and target.amount.kind == "exact"
         and target.amount.written in ("4", "2")
     )
+
+
+def _priced_in_another(draft: Draft) -> bool:
+    """ "<amount> <asset> worth of <asset>": two assets, the amount on the first only."""
+    return (
+        len(draft.items) == 2
+        and draft.items[0].amount is not None
+        and draft.items[0].asset is not None
+        and draft.items[1].amount is None
+        and draft.items[1].asset is not None
+    )
+
+
+def _sold_for_a_value(draft: Draft) -> None:
+    """ "sell 100 usdc worth of eth": the eth is sold, and 100 usdc is what it should bring in, not usdc
+    spent (reading it that way swapped the wrong token). Swaps are sized by what is spent, so the amount
+    of eth is asked, never worked out."""
+    priced, sold = draft.items
+    draft.items = [Item(sold.asset, None)]
+    draft.to_asset = priced.asset
+    draft.exact_output = True
 
 
 def _buy(draft: Draft) -> None:

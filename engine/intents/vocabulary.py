@@ -15,6 +15,7 @@ VERBS: Final[dict[str, str]] = {
     "pay": "transfer",
     "give": "transfer",
     "tip": "transfer",
+    "venmo": "transfer",
     "move": "transfer",
     "wire": "transfer",
     "shoot": "transfer",
@@ -30,6 +31,7 @@ VERBS: Final[dict[str, str]] = {
     "drop": "transfer",
     "bring": "transfer",
     "teleport": "bridge",
+    "relay": "bridge",
     "deposit": "deposit",
     "supply": "deposit",
     "lend": "deposit",
@@ -72,6 +74,10 @@ VERBS: Final[dict[str, str]] = {
     "chuck": "swap",
     "stick": "swap",
     "yolo": "swap",
+    "smash": "swap",
+    "fomo": "swap",
+    "zap": "swap",
+    "liquidate": "swap",
     "spend": "swap",
     "get": "swap",
     "grab": "swap",
@@ -99,7 +105,7 @@ BUY_VERBS: Final[frozenset[str]] = frozenset(
 # Verbs that say "put this into that": a swap into an asset, a deposit into a protocol, a bridge to a chain
 # ("ape 300 usdc into eth", "throw it into aave"); settled by what follows them (see verbs.py).
 TARGET_VERBS: Final[frozenset[str]] = frozenset(
-    {"ape", "throw", "yeet", "yolo", "chuck", "put", "park", "stick"}
+    {"ape", "throw", "yeet", "yolo", "chuck", "put", "park", "stick", "smash", "fomo", "zap"}
 )
 
 # Two-word verbs, read before single words ("pay back" is a repayment, not a payment). The action is the
@@ -122,6 +128,9 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("take", "profits"): ("swap", "cash out"),
     ("earn", "yield"): ("deposit", "earn yield"),
     ("earn", "interest"): ("deposit", "earn interest"),
+    ("earn", "on"): ("deposit", "earn on"),
+    ("bail", "out"): ("swap", "cash out"),
+    ("full", "port"): ("swap", "ape"),
 }
 
 # Chat names of a chain the registry does not list as aliases ("L1 ethereum", "bridge 80 dai L1 to base").
@@ -204,6 +213,7 @@ UNSUPPORTED: Final[dict[str, str]] = {
     "margin": "margin trading is not supported",
     "mint": "minting is not supported",
     "dca": "recurring purchases are not supported",
+    "recurring": "recurring purchases are not supported",
     "airdrop": "airdrop farming is not supported",
 }
 
@@ -224,6 +234,7 @@ PLAIN_WORDS: Final[frozenset[str]] = frozenset(
     stable stables stablecoin stablecoins native gas amount total worth value price
     chain chains network networks layer side rest left rate rates best top
     sure want maybe quickly fast asap right now today tomorrow later soon limit stop order orders loss
+    trailing check checks
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 

@@ -97,10 +97,19 @@ REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("would", "it", "be", "possible", "to"),
     ("are", "you", "able", "to"),
     ("is", "there", "a", "way", "to"),
+    ("is", "there", "any", "way", "to"),
+    ("any", "way", "to"),
+    ("any", "way", "u", "could"),
+    ("any", "way", "you", "could"),
     ("do", "you", "think", "you", "could"),
     ("do", "you", "think", "u", "could"),
     ("r", "u", "able", "to"),
     ("could", "it", "be", "possible", "to"),
+)
+# "how do i swap 60 usdc to eth on arb": how-to framing around a transaction whose verb and amount are all
+# written asks for that transaction (shape.is_question); without them it stays a question.
+HOW_TO_OPENERS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    ("how", aux, subject) for aux in ("do", "can", "could") for subject in ("i", "we")
 )
 # Politeness that reads like a condition or a clause but asks for nothing ("swap it if you can"): dropped as
 # whole phrases before a request is read for waits, so "if you can" never makes a transaction conditional.
@@ -140,6 +149,7 @@ POLITE_PHRASES: Final[tuple[tuple[str, ...], ...]] = (
     ("to", "work"),
     ("pretty", "please"),
     *REQUEST_OPENERS,
+    *HOW_TO_OPENERS,
 )
 
 # Punctuation that carries nothing ("(", quotes, "#", "*").
@@ -156,7 +166,10 @@ QUESTION_WORDS: Final[frozenset[str]] = frozenset(
     {"what", "what's", "whats", "wat", "how", "how's", "why", "who", "where", "which", "whose"}
 )
 # Verbs that ask to be taught, not to transact ("explain bridging", "can you define slippage").
-QUESTION_VERBS: Final[frozenset[str]] = frozenset({"explain", "define", "describe", "teach", "eli5"})
+# "check my balance", "show me my usdc" ask to be told too.
+QUESTION_VERBS: Final[frozenset[str]] = frozenset(
+    {"explain", "define", "describe", "teach", "eli5", "check", "show"}
+)
 # Openers of yes/no questions ("is aave safe", "should i bridge").
 QUESTION_AUXILIARIES: Final[frozenset[str]] = frozenset(
     {"is", "are", "was", "were", "does", "did", "should", "shall", "am", "has", "isn't", "aren't"}
@@ -176,6 +189,8 @@ FOLLOW_UP_QUESTIONS: Final[frozenset[tuple[str, str]]] = frozenset(
 CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("wait", "wait"),
     ("no", "sorry"),
+    ("no", "actually"),
+    ("whoops",),
     ("no", "wait"),
     ("wait", "no"),
     ("no", "no"),
@@ -197,6 +212,9 @@ CORRECTIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("actually",),
     ("correction",),
     ("edit",),
+    ("err",),
+    ("er",),
+    ("erm",),
     ("rather",),
     ("wait",),
 )

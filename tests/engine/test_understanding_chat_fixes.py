@@ -443,7 +443,6 @@ def test_more_ways_to_tell_a_holding(prompt: str, amount: int) -> None:
     [
         "my balance is 1200 usdc on base, swap half of it for eth",
         "there is 1200 usdc on base, swap half of it for eth",
-        f"send 100 usdc to {EVM_C} on base and half of it to {EVM_A}",
         "1200 usdc on base, swap 500 for eth",
     ],
 )
