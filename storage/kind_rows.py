@@ -6,14 +6,14 @@ time these kinds need."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from storage.agents import ACTIVE, Agent, agent_from_row
+from storage.agents import Agent, agent_from_row
 from storage.bulk import select_in
 from storage.evaluation import agent_checks
+from storage.passes import rows_changed_since, shard_rows
 from storage.schema import agents
 
 
@@ -54,23 +54,14 @@ _COLUMNS = (
 )
 
 
-def _select() -> sa.Select[Any]:
-    joined = agents.outerjoin(agent_checks, agent_checks.c.agent_id == agents.c.id)
-    return sa.select(*_COLUMNS).select_from(joined)
-
-
 def load_kind_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list[KindRow]:
     """The active agents of `kind` in `shards`."""
-    query = _select().where(
-        agents.c.kind == kind, agents.c.shard.in_(sorted(shards)), agents.c.status == ACTIVE
-    )
-    return [KindRow(*row) for row in conn.execute(query)]
+    return shard_rows(conn, _COLUMNS, KindRow, kind, shards)
 
 
 def kind_changed_since(conn: Connection, kind: str, since: int) -> list[KindRow]:
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
-    query = _select().where(agents.c.kind == kind, agents.c.updated_at >= since)
-    return [KindRow(*row) for row in conn.execute(query)]
+    return rows_changed_since(conn, _COLUMNS, KindRow, kind, since)
 
 
 def agents_with_ids(conn: Connection, ids: Sequence[str]) -> list[Agent]:

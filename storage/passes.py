@@ -55,23 +55,39 @@ _HELD_COLUMNS = (
 )
 
 
-def _held_select() -> sa.Select[Any]:
+def shard_rows(
+    conn: Connection, columns: Sequence[Any], make: Callable[..., Any], kind: str, shards: Sequence[int]
+) -> list[Any]:
+    """`columns` of the active agents of `kind` in `shards` (their check memory joined), each row made by
+    `make`: a watcher reads only what it holds of its kind."""
+    query = _joined(columns).where(
+        agents.c.kind == kind, agents.c.shard.in_(sorted(shards)), agents.c.status == ACTIVE
+    )
+    return [make(*row) for row in conn.execute(query)]
+
+
+def rows_changed_since(
+    conn: Connection, columns: Sequence[Any], make: Callable[..., Any], kind: str, since: int
+) -> list[Any]:
+    """`columns` of the agents of `kind` created or updated (paused, resumed, edited) at or after `since`,
+    in any status, each row made by `make`."""
+    query = _joined(columns).where(agents.c.kind == kind, agents.c.updated_at >= since)
+    return [make(*row) for row in conn.execute(query)]
+
+
+def _joined(columns: Sequence[Any]) -> sa.Select[Any]:
     joined = agents.outerjoin(agent_checks, agent_checks.c.agent_id == agents.c.id)
-    return sa.select(*_HELD_COLUMNS).select_from(joined)
+    return sa.select(*columns).select_from(joined)
 
 
 def load_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list[HeldRow]:
     """The active agents of `kind` in `shards`."""
-    query = _held_select().where(
-        agents.c.kind == kind, agents.c.shard.in_(sorted(shards)), agents.c.status == ACTIVE
-    )
-    return [HeldRow(*row) for row in conn.execute(query)]
+    return shard_rows(conn, _HELD_COLUMNS, HeldRow, kind, shards)
 
 
 def changed_since(conn: Connection, kind: str, since: int) -> list[HeldRow]:
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
-    query = _held_select().where(agents.c.kind == kind, agents.c.updated_at >= since)
-    return [HeldRow(*row) for row in conn.execute(query)]
+    return rows_changed_since(conn, _HELD_COLUMNS, HeldRow, kind, since)
 
 
 def agents_by_id(conn: Connection, ids: Sequence[str]) -> list[Agent]:
