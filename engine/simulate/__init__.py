@@ -31,6 +31,7 @@ from engine.simulate.outcomes import (
     EvmOutcome,
     NestedRevert,
     SolanaMessage,
+    SplCredit,
     SvmOutcome,
 )
 from engine.simulate.plan import StepRef, chain_order, depends_text, sources
@@ -66,6 +67,7 @@ __all__ = [
     "SimulateRequest",
     "SimulateResponse",
     "SolanaMessage",
+    "SplCredit",
     "StepRef",
     "StepResult",
     "SvmOutcome",

@@ -17,6 +17,19 @@ class Credit:
 
 
 @dataclass(frozen=True, slots=True)
+class SplCredit:
+    """A modelled CCTP mint into Solana: `amount` raw units of `mint` (`decimals`, the registry's) added to
+    the SPL token account `account`. An absent account is created as the associated token account of the
+    one wallet among `owners` it derives from, as the recipient's own create-account step would."""
+
+    account: str
+    mint: str
+    decimals: int
+    amount: int
+    owners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DepositWatch:
     """What a bridge deposit must do on its own chain: `amount` raw units of `token` (None: native) leave
     `holder`, and the bridge contract emits a log carrying that amount."""

@@ -25,12 +25,13 @@ from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
-from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SvmOutcome
+from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SplCredit, SvmOutcome
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
 from watchers.upstreams.fork_state import BalanceUnreadable, balance_of, deposit_effect, land
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.simulation_spl import land_spl
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
 
 log = logging.getLogger("intentgate.simulation")
@@ -71,8 +72,11 @@ class EvmExecutor(Protocol):
 
 
 class SolanaExecutor(Protocol):
-    async def run(self, messages: Sequence[SolanaMessage]) -> list[SvmOutcome]:
-        """Run `messages` in order on the cluster's current accounts, state carried over."""
+    async def run(
+        self, messages: Sequence[SolanaMessage], credits: Sequence[SplCredit] = ()
+    ) -> list[SvmOutcome]:
+        """Land `credits` (modelled mints into token accounts), then run `messages` in order on the
+        cluster's current accounts, state carried over: one outcome per credit, then one per message."""
         ...
 
     async def fees(self, messages: Sequence[SolanaMessage]) -> list[int | None]:
@@ -327,13 +331,18 @@ class LiteSvmExecutor:
     chains: ChainClients
     timeout_s: float = 30.0
 
-    async def run(self, messages: Sequence[SolanaMessage]) -> list[SvmOutcome]:
+    async def run(
+        self, messages: Sequence[SolanaMessage], credits: Sequence[SplCredit] = ()
+    ) -> list[SvmOutcome]:
         solana = self.chains.solana()
         decoded = [decode_solana_message(m.solana_tx, m.solana_format) for m in messages]
         for message in decoded:
             if isinstance(message, MessageV0) and message.address_table_lookups:
                 raise SimulationUnavailable("messages with address lookup tables cannot be simulated")
-        keys = list(dict.fromkeys(str(key) for message in decoded for key in message.account_keys))
+        # A credit's token account and mint are read from the cluster too: it adds to what is there.
+        credited = [key for credit in credits for key in (credit.account, credit.mint)]
+        named = [str(key) for message in decoded for key in message.account_keys]
+        keys = list(dict.fromkeys(credited + named))
         accounts = await _load(solana, keys)
         programs = [
             _programdata(account)
@@ -344,7 +353,9 @@ class LiteSvmExecutor:
         if extra:
             accounts.update(await _load(solana, extra))
         with trio.fail_after(self.timeout_s):
-            return await trio.to_thread.run_sync(_run_svm, decoded, accounts, abandon_on_cancel=True)
+            return await trio.to_thread.run_sync(
+                _run_svm, decoded, accounts, list(credits), abandon_on_cancel=True
+            )
 
     async def fees(self, messages: Sequence[SolanaMessage]) -> list[int | None]:
         rpc = self.chains.solana().rpc
@@ -371,7 +382,7 @@ def _programdata(account: SolanaAccount) -> str | None:
 
 
 def _run_svm(
-    messages: list[Message | MessageV0], accounts: dict[str, SolanaAccount | None]
+    messages: list[Message | MessageV0], accounts: dict[str, SolanaAccount | None], credits: list[SplCredit]
 ) -> list[SvmOutcome]:
     # Unsigned messages: signatures are placeholders, so signature and blockhash checks are off, and the
     # history is off so identical placeholder signatures are not refused as duplicates.
@@ -391,7 +402,7 @@ def _run_svm(
                 executable=account.executable,
             ),
         )
-    outcomes = []
+    outcomes = [land_spl(svm, credit) for credit in credits]
     for message in messages:
         signers = message.header.num_required_signatures
         tx = VersionedTransaction.populate(message, [Signature.default()] * signers)
