@@ -1,7 +1,7 @@
 """What a bridge step promises to land, read from the calldata it will actually sign: Across depositV3's
 recipient, output token and output amount on its destination chain id; CCTP depositForBurn's mint
 recipient and amount (less its maxFee) on its destination domain. The fill itself is modelled on the
-destination fork; the deposit's own effects are checked on the source fork (DepositWatch)."""
+destination fork (or in litesvm, for a mint into a Solana token account); the deposit's own effects are checked on the source fork (DepositWatch)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.encoders import EncodingError
 from engine.encoders.contract_abi import load_abi
 from engine.planner.models import Step
 from engine.registry import Registry, RegistryError, Token
-from engine.simulate.outcomes import Credit, DepositWatch, EvmCall
+from engine.simulate.outcomes import Credit, DepositWatch, EvmCall, SplCredit
 
 # A bridge step carries wait_for_bridge (contract: Step); its planner type is "bridge".
 BRIDGE_TYPE: Final = "bridge"
@@ -25,6 +25,10 @@ NATIVE_METHOD: Final = "native balance credited on the destination fork"
 TOKEN_METHOD: Final = (
     "token balance credited on the destination fork: the token's balance storage slot found by probing, "
     "then read back through balanceOf"
+)
+SPL_METHOD: Final = (
+    "SPL token account credited in litesvm: the mint recipient's token account (created as the wallet's "
+    "associated token account when absent) raised by the amount, then read back"
 )
 
 
@@ -52,16 +56,29 @@ class Fill:
 
     @property
     def lands_on_evm(self) -> bool:
-        """Whether the fill can be modelled: a credit on an EVM fork. A mint into a Solana token account
-        is not (CCTP's Solana programs ship no binary, and litesvm is loaded from the cluster as it is)."""
+        """Whether the fill is a credit on an EVM fork; otherwise it is a mint into a Solana token account,
+        modelled in litesvm (CCTP's Solana programs ship no binary, so the mint itself cannot run)."""
         return self.recipient.startswith("0x")
 
     @property
     def method(self) -> str:
+        if not self.lands_on_evm:
+            return SPL_METHOD
         return NATIVE_METHOD if self.token.is_native else TOKEN_METHOD
 
     def credit(self) -> Credit:
         return Credit(holder=self.recipient, token=self.token.address, amount=self.amount_raw)
+
+    def spl_credit(self, owners: tuple[str, ...]) -> SplCredit:
+        """The fill as a mint into its Solana token account; `owners` are the wallets that account may
+        belong to when it does not exist yet (the mint recipient is their associated token account)."""
+        return SplCredit(
+            account=self.recipient,
+            mint=self.token.address or "",
+            decimals=self.token.decimals,
+            amount=self.amount_raw,
+            owners=owners,
+        )
 
 
 def bridge_fill(registry: Registry, step: Step, sender: str, call: EvmCall) -> Fill | str:

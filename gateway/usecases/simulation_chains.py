@@ -22,7 +22,7 @@ from engine.simulate import (
     svm_step_result,
 )
 from gateway.usecases.errors import Invalid
-from gateway.usecases.simulation_legs import SOURCE_RPC, Leg, LegRunner
+from gateway.usecases.simulation_legs import SOURCE_RPC, Landed, Leg, LegRunner
 from watchers.upstreams.simulation import MAX_ACCOUNTS_PER_CALL
 
 # Solana only: the runtime's own fee when the RPC cannot quote a message (its blockhash expired).
@@ -54,11 +54,23 @@ class ChainLegs(LegRunner):
             raise Invalid("A step calls an address with no contract code.", issues)
 
     async def solana_leg(
-        self, chain: str, sender: str, steps: list[Step], blocked: dict[int, str] | None = None
+        self,
+        chain: str,
+        sender: str,
+        steps: list[Step],
+        blocked: dict[int, str] | None = None,
+        incoming: dict[str, Fill] | None = None,
     ) -> Leg:
-        """Run `steps` on litesvm loaded with the cluster's accounts; `blocked` steps are not run."""
-        blocked = blocked or {}
-        pending = {i: r for i, r in bridge_funded(steps).items() if i not in blocked}
+        """Run `steps` on litesvm loaded with the cluster's accounts; `blocked` steps are not run.
+        `incoming` maps a bridge step's key to the fill it mints here, landed in the token account before
+        the steps run; a step chained from it runs as planned (a Solana message is not re-sized)."""
+        blocked, incoming = blocked or {}, incoming or {}
+        landing_keys = {key for key, fill in incoming.items() if not fill.lands_on_evm}
+        pending = {
+            i: r
+            for i, r in bridge_funded(steps).items()
+            if i not in blocked and _source_key(steps[i]) not in landing_keys
+        }
         messages: dict[int, SolanaMessage] = {}
         refused: dict[int, str] = {}
         invoked: dict[int, list[str]] = {}
@@ -77,7 +89,13 @@ class ChainLegs(LegRunner):
             refused[index] = NO_PROGRAM.format(program=program)
             del messages[index]
         batch = list(messages.values())
-        outcomes = await self.solana.run(batch) if batch else []
+        # The mint recipient may not exist yet: it is then the associated token account of one of the
+        # batch's wallets, whose owner the created account must name.
+        owners = tuple(dict.fromkeys([sender, *(step.wallet for step in steps if step.wallet)]))
+        landing = [fill for fill in incoming.values() if not fill.lands_on_evm]
+        credits = [fill.spl_credit(owners) for fill in landing]
+        ran = await self.solana.run(batch, credits) if batch or credits else []
+        credited, outcomes = ran[: len(credits)], ran[len(credits) :]
         quoted = await self.solana.fees(batch) if batch else []
         native_usd = await self.usd(self.registry.native(chain).symbol)
         by_index = dict(zip(messages, outcomes, strict=True))
@@ -105,6 +123,7 @@ class ChainLegs(LegRunner):
             gas_price_source=SOURCE_RPC if all(q is not None for q in quoted) else SOURCE_LITESVM,
             cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
             bridges=bridges,
+            landed=[Landed(fill, o.success, o.error) for fill, o in zip(landing, credited, strict=True)],
         )
 
     async def _missing_programs(self, invoked: dict[int, list[str]]) -> list[tuple[int, str]]:
@@ -124,3 +143,7 @@ class ChainLegs(LegRunner):
             if absent is not None:
                 missing.append((index, absent))
         return missing
+
+
+def _source_key(step: Step) -> str | None:
+    return step.chained.from_key if step.chained is not None else None

@@ -44,10 +44,12 @@ SOURCE_RPC = "rpc"
 
 @dataclass
 class Landed:
-    """A fill credited on a leg's fork: which fill, and the executor's outcome of landing it."""
+    """A fill credited on a leg's fork or runtime: which fill, whether the executor landed it, and why
+    not."""
 
     fill: Fill
-    outcome: EvmOutcome
+    success: bool
+    failure: str | None = None
 
 
 @dataclass
@@ -180,7 +182,10 @@ class LegRunner:
             gas_price_source=SOURCE_RPC,
             cost_usd=cost_usd(self.registry.from_raw(native, gas_used * gas_price), native_usd),
             bridges=bridges,
-            landed=[Landed(fill, outcomes[entry]) for entry, fill in landing.items()],
+            landed=[
+                Landed(fill, outcomes[entry].success, outcomes[entry].failure)
+                for entry, fill in landing.items()
+            ],
         )
 
     async def _run_evm(

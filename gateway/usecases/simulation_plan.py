@@ -1,6 +1,7 @@
 """The whole-plan form of POST /simulate: every chain of a plan in one call. Source chains run first; each
 bridge deposit is checked on its own fork (the funds left the sender, the bridge logged the amount); its
-fill, the quoted output, is modelled on the destination fork (credited to the recipient and read back);
+fill, the quoted output, is modelled on the destination fork or, into Solana, in litesvm (credited to the
+recipient and read back);
 then the destination's steps run on the landed amount. A step whose source did not succeed is not run and
 says which step and why. Tenderly, Enso and LI.FI stop at the chain boundary; this does not."""
 
@@ -29,11 +30,6 @@ from gateway.usecases.simulation_legs import Leg
 
 # Why a fill that was modelled was not landed anywhere: no batch of this call runs on its chain.
 NO_DESTINATION = "not landed: this call has no steps on {chain}"
-# Why a fill into Solana is not landed (nor anything chained from it run).
-NOT_ON_SOLANA = (
-    "not landed: minting to a Solana token account is not modelled (CCTP's Solana programs ship no binary, "
-    "so nothing could land it the way the mint would)"
-)
 
 
 async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> SimulateResponse:
@@ -70,13 +66,11 @@ async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> 
                 blocked[position] = depends_text(bridge, names[source.batch], fill)
             elif fill.to_chain != batch.chain:
                 blocked[position] = depends_text(bridge, names[source.batch], f"it lands on {fill.to_chain}")
-            elif not fill.lands_on_evm:
-                blocked[position] = depends_text(bridge, names[source.batch], f"its fill is {NOT_ON_SOLANA}")
         if registry.chain(batch.chain).family == "evm":
             leg = await simulation.evm_leg(batch.chain, batch.sender, batches[index], incoming, blocked)
         else:
-            # A fill into Solana is not modelled: its dependents say so through the bridge's words.
-            leg = await simulation.solana_leg(batch.chain, batch.sender, batches[index], blocked)
+            # A fill into Solana is a mint into its token account, landed in litesvm before the steps.
+            leg = await simulation.solana_leg(batch.chain, batch.sender, batches[index], blocked, incoming)
         legs[index] = leg
         for position, fill in leg.bridges.items():
             promised[StepRef(index, position)] = fill
@@ -87,14 +81,12 @@ async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> 
 
 def fill_results(legs: Mapping[str, Leg], fills: Sequence[Fill]) -> list[FillResult]:
     """Every modelled fill as the response shows it: where it landed (or why not)."""
-    landed = {id(item.fill): item.outcome for leg in legs.values() for item in leg.landed}
+    landed = {id(item.fill): item for leg in legs.values() for item in leg.landed}
     results = []
     for fill in fills:
         outcome = landed.get(id(fill))
-        if outcome is None and not fill.lands_on_evm:
-            error: str | None = NOT_ON_SOLANA
-        elif outcome is None:
-            error = NO_DESTINATION.format(chain=fill.to_chain)
+        if outcome is None:
+            error: str | None = NO_DESTINATION.format(chain=fill.to_chain)
         else:
             error = None if outcome.success else outcome.failure
         results.append(

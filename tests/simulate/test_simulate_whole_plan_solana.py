@@ -1,6 +1,7 @@
 """Whole plans that cross into or out of Solana on the devnet (anvil for ethereum and base, LiteSVM behind
-Solana's JSON-RPC): CCTP's Solana side cannot run offline and a mint into a Solana token account is not
-modelled, so what depends on it is not run and says why; never a pass that was not simulated."""
+Solana's JSON-RPC): a CCTP mint into Solana is modelled in litesvm (its token account credited) and the
+Solana steps run on it; a burn out of Solana cannot run offline (CCTP's Solana programs ship no binary), so
+what depends on it is not run and says why; never a pass that was not simulated."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from solders.pubkey import Pubkey
 
 from devnet.faucet import Faucet
 from devnet.rpc import AnvilRpc
-from devnet.solana import SolanaFaucet, solana_rpc, solana_world
+from devnet.solana import SolanaFaucet, SolanaRpc, solana_rpc, solana_world
 from engine.encoders import aave_supply
+from engine.encoders.solana import associated_token_address, spl_transfer_checked_message
 from engine.registry import load_registry
 from gateway.config import Settings
 from tests.planning.conftest import across_quotes
@@ -34,6 +36,7 @@ class Mixed:
     app: Running
     evm_wallet: str
     solana_wallet: str
+    solana: SolanaRpc
 
 
 @pytest.fixture
@@ -43,7 +46,8 @@ async def mixed(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[
         snapshots = {slug: await anvil.snapshot() for slug, anvil in anvils.items()}
         net = chains["ethereum"]
         wallet = net.accounts[7]
-        await Faucet(anvils["ethereum"], net.admin, net.world.tokens).ensure_funded(wallet)
+        for slug in ("ethereum", "base"):
+            await Faucet(anvils[slug], chains[slug].admin, chains[slug].world.tokens).ensure_funded(wallet)
         try:
             async with (
                 solana_rpc(solana_world(REG), SolanaFaucet.from_registry(REG)) as rpc,
@@ -52,7 +56,7 @@ async def mixed(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[
                 urls = {slug: n.url for slug, n in chains.items()} | {"solana": rpc.url}
                 configured = settings.model_copy(update={"rpc_urls": urls, "across_api_url": across.base_url})
                 async with running_service(configured) as app:
-                    yield Mixed(app, wallet, str(Keypair().pubkey()))
+                    yield Mixed(app, wallet, str(Keypair().pubkey()), rpc)
         finally:
             for slug, anvil in anvils.items():
                 await anvil.revert(snapshots[slug])
@@ -67,46 +71,123 @@ def whole(steps: list[dict], senders: dict[str, str]) -> dict:
     }
 
 
-async def test_cctp_into_solana_runs_the_burn_and_says_the_mint_was_not_landed(mixed: Mixed) -> None:
+async def test_cctp_into_solana_lands_the_mint_and_runs_the_solana_transfer(mixed: Mixed) -> None:
     recipient = str(Keypair().pubkey())
     intents = [
-        {"action": "bridge", "asset": "USDC", "from_chain": "ethereum", "to_chain": "solana", "amount": 25},
-        {"action": "transfer", "asset": "SOL", "chain": "solana", "amount": "0.01", "recipient": recipient},
+        {"action": "bridge", "asset": "USDC", "from_chain": "base", "to_chain": "solana", "amount": 25},
+        {"action": "transfer", "asset": "USDC", "chain": "solana", "amount": 25, "recipient": recipient},
     ]
     wallets = [
-        {"address": mixed.evm_wallet, "chain": "ethereum"},
+        {"address": mixed.evm_wallet, "chain": "base"},
         {"address": mixed.solana_wallet, "chain": "solana"},
     ]
     status, plan = await mixed.app.post_json("/plan", {"intents": intents, "wallets": wallets})
     assert status == 200, plan
     steps = plan["steps"]
     assert [(s["chain"], s["type"]) for s in steps] == [
-        ("ethereum", "approve"),
-        ("ethereum", "bridge"),
+        ("base", "approve"),
+        ("base", "bridge"),
         ("solana", "transfer"),
     ]
-    senders = {"ethereum": mixed.evm_wallet, "solana": mixed.solana_wallet}
+    # The wallet pays Solana's fees in SOL; it holds no USDC account until the modelled mint creates it
+    # (the planner counts the bridged USDC, so the devnet's faucet never saw the wallet).
+    mixed.solana.svm.airdrop(Pubkey.from_string(mixed.solana_wallet), 10**9)
+    usdc = REG.token("solana", "USDC")
+    ata = str(associated_token_address(mixed.solana_wallet, usdc.address or ""))
+    assert mixed.solana.svm.get_account(Pubkey.from_string(ata)) is None
+    senders = {"base": mixed.evm_wallet, "solana": mixed.solana_wallet}
     status, body = await mixed.app.post_json("/simulate", whole(steps, senders))
     assert status == 200, body
-    # Every step ran and passed on its chain's state, yet the plan is not shown as verified: the USDC
-    # it sends to Solana could not be landed there.
+    assert body["success"] is True, (body["error"], body["fills"], body["steps"])
     assert [(s["chain"], s["status"]) for s in body["steps"]] == [
-        ("ethereum", "✓"),
-        ("ethereum", "✓"),
+        ("base", "✓"),
+        ("base", "✓"),
         ("solana", "✓"),
     ]
-    assert body["success"] is False
+    transfer = body["steps"][2]
+    assert int(transfer["gas"].replace(",", "")) > 0  # litesvm's compute units: the message really ran
     (fill,) = body["fills"]
-    assert (fill["protocol"], fill["to_chain"], fill["amount"], fill["landed"]) == (
+    assert (fill["protocol"], fill["to_chain"], fill["recipient"], fill["amount"], fill["amount_raw"]) == (
         "cctp",
         "solana",
+        ata,
         "25",
-        False,
+        "25000000",
     )
-    assert fill["deposit_checked"] is True and fill["modelled"] is True
-    assert "minting to a Solana token account is not modelled" in fill["error"]
-    assert body["error"] == f"the cctp fill of step 2 on ethereum was not landed on solana: {fill['error']}"
+    assert fill["landed"] is True and fill["modelled"] is True and fill["deposit_checked"] is True
+    assert fill["error"] is None and "SPL token account credited in litesvm" in fill["method"]
     assert [c["gas_price"].split(" ")[-1] for c in body["chains"]] == ["gwei", "lamports"]
+
+
+async def _bridge_to(mixed: Mixed, wallet: str, amount: int) -> dict:
+    """/plan's CCTP burn on base minting `amount` USDC to `wallet` on Solana."""
+    intent = {
+        "action": "bridge",
+        "asset": "USDC",
+        "from_chain": "base",
+        "to_chain": "solana",
+        "amount": amount,
+    }
+    wallets = [{"address": mixed.evm_wallet, "chain": "base"}, {"address": wallet, "chain": "solana"}]
+    status, plan = await mixed.app.post_json("/plan", {"intents": [intent], "wallets": wallets})
+    assert status == 200, plan
+    return plan
+
+
+def _spend(wallet: Keypair, raw: int, blockhash: str, source: str) -> dict:
+    usdc = REG.token("solana", "USDC")
+    message = spl_transfer_checked_message(
+        str(wallet.pubkey()), str(Keypair().pubkey()), usdc.address or "", raw, usdc.decimals, blockhash
+    )
+    return {
+        "order": 3,
+        "type": "transfer",
+        "chain": "solana",
+        "protocol": "spl",
+        "action_type": "Transfer",
+        "asset": "USDC",
+        "amount": 0,
+        "description": "send the bridged USDC on",
+        "wallet": str(wallet.pubkey()),
+        "solana_tx": message.solana_tx,
+        "solana_format": message.solana_format,
+        # Chained from the bridge: run as planned on what landed (a Solana message is not re-sized).
+        "chained": {"from_key": source, "estimate_amount": 7, "min_output": 7},
+    }
+
+
+@pytest.mark.parametrize(("extra", "passes"), [(0, True), (1, False)])
+async def test_the_solana_steps_spend_only_what_the_mint_landed(
+    mixed: Mixed, extra: int, passes: bool
+) -> None:
+    # A wallet the devnet's faucet never funded with tokens: its USDC account does not exist until the
+    # modelled mint creates it, so what the transfer spends can only come from the fill.
+    wallet = Keypair()
+    plan = await _bridge_to(mixed, str(wallet.pubkey()), 7)
+    mixed.solana.svm.airdrop(wallet.pubkey(), 10**9)  # fees and the recipient account's rent
+    usdc = REG.token("solana", "USDC")
+    assert (
+        mixed.solana.svm.get_account(associated_token_address(str(wallet.pubkey()), usdc.address or ""))
+        is None
+    )
+    blockhash = str(mixed.solana.svm.latest_blockhash())
+    bridge = plan["steps"][-1]
+    assert bridge["type"] == "bridge" and bridge["key"]
+    steps = [*plan["steps"], _spend(wallet, 7_000_000 + extra, blockhash, bridge["key"])]
+    senders = {"base": mixed.evm_wallet, "solana": str(wallet.pubkey())}
+    status, body = await mixed.app.post_json("/simulate", whole(steps, senders))
+    assert status == 200, body
+    (fill,) = body["fills"]
+    assert (fill["landed"], fill["amount_raw"]) == (True, "7000000")
+    spend = body["steps"][-1]
+    if passes:
+        assert body["success"] is True and spend["status"] == "✓", body
+        return
+    assert body["success"] is False and spend["status"] == "✗"
+    # SPL Token's own refusal from the runtime (TokenError::InsufficientFunds is 1): the account holds what
+    # landed and no more. Instruction 0 created the recipient's account.
+    assert spend["error"] == "instruction 1 failed: custom program error: 0x1"
+    assert body["error"] == f"step 3 (transfer) on solana: {spend['error']}"
 
 
 async def test_a_solana_bridge_that_cannot_run_offline_marks_its_dependents_not_run(mixed: Mixed) -> None:
