@@ -27,21 +27,14 @@ class Simulation(ChainLegs):
         targets included); an unconfigured chain, an upstream or fork that does not answer, or a failing
         engine propagate as their own errors (gateway.errors maps them to the envelope)."""
         check_request(self.registry, request)
-        if self.registry.chain(request.chain).family != "evm":
-            if request.bridges:
-                raise Invalid(
-                    "Fills on Solana are not modelled.",
-                    [
-                        (
-                            "bridges",
-                            "a fill into a Solana token account is not simulated; send the steps alone",
-                        )
-                    ],
-                )
-            return (await self.solana_leg(request.chain, request.sender, list(request.steps))).response()
-        await self.refuse_dead_targets(request.chain, list(request.steps))
+        evm = self.registry.chain(request.chain).family == "evm"
+        if evm:
+            await self.refuse_dead_targets(request.chain, list(request.steps))
         incoming = await self._carried(request)
-        leg = await self.evm_leg(request.chain, request.sender, list(request.steps), incoming)
+        if evm:
+            leg = await self.evm_leg(request.chain, request.sender, list(request.steps), incoming)
+        else:
+            leg = await self.solana_leg(request.chain, request.sender, list(request.steps), incoming=incoming)
         response = leg.response()
         if incoming:
             response.fills = fill_results({request.chain: leg}, list(incoming.values()))

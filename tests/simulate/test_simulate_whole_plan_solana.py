@@ -119,6 +119,44 @@ async def test_cctp_into_solana_lands_the_mint_and_runs_the_solana_transfer(mixe
     assert [c["gas_price"].split(" ")[-1] for c in body["chains"]] == ["gwei", "lamports"]
 
 
+async def test_solana_steps_sent_alone_with_their_bridge_run_on_the_landed_mint(mixed: Mixed) -> None:
+    """The one-chain form: Solana's steps with the base bridge that funds them carried in `bridges`."""
+    recipient = str(Keypair().pubkey())
+    intents = [
+        {"action": "bridge", "asset": "USDC", "from_chain": "base", "to_chain": "solana", "amount": 25},
+        {"action": "transfer", "asset": "USDC", "chain": "solana", "amount": 25, "recipient": recipient},
+    ]
+    wallets = [
+        {"address": mixed.evm_wallet, "chain": "base"},
+        {"address": mixed.solana_wallet, "chain": "solana"},
+    ]
+    status, plan = await mixed.app.post_json("/plan", {"intents": intents, "wallets": wallets})
+    assert status == 200, plan
+    bridge = next(s for s in plan["steps"] if s["type"] == "bridge")
+    transfer = [s for s in plan["steps"] if s["chain"] == "solana"]
+    mixed.solana.svm.airdrop(Pubkey.from_string(mixed.solana_wallet), 10**9)
+    request = {"chain": "solana", "sender": mixed.solana_wallet, "steps": transfer, "bridges": [bridge]}
+    status, body = await mixed.app.post_json("/simulate", request)
+    assert status == 200, body
+    assert body["success"] is True, (body["error"], body["fills"], body["steps"])
+    assert [s["status"] for s in body["steps"]] == ["✓"]
+    (fill,) = body["fills"]
+    assert (fill["to_chain"], fill["amount_raw"], fill["landed"], fill["modelled"]) == (
+        "solana",
+        "25000000",
+        True,
+        True,
+    )
+    # Not run here, the bridge's own deposit is not checked in this form.
+    assert fill["deposit_checked"] is False
+    # Without the bridge the same transfer has nothing to spend: the wallet holds no USDC account.
+    status, alone = await mixed.app.post_json(
+        "/simulate", {"chain": "solana", "sender": mixed.solana_wallet, "steps": transfer}
+    )
+    assert status == 200, alone
+    assert alone["success"] is False
+
+
 async def _bridge_to(mixed: Mixed, wallet: str, amount: int) -> dict:
     """/plan's CCTP burn on base minting `amount` USDC to `wallet` on Solana."""
     intent = {
