@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from array import array
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, Protocol
@@ -104,22 +105,18 @@ def previous_of(row: StoredEdge) -> Previous:
         return NO_BASELINE
 
 
-class HeldPrices:
-    """Price agents by slot. `add` reads a stored row into a free slot; `drop` frees it."""
+class HeldSlots:
+    """Agents held as columns: slot i of every column is one agent. Slots freed by `drop` are reused by
+    the next agent placed, so the columns only grow to the most agents held at once. A kind's holder adds
+    its own columns and passes them, with the agent's values, to `_place`."""
 
     def __init__(self) -> None:
         self.slot_of: dict[str, int] = {}
         self.ids: list[str] = []
         self.updated_at = array("q")
         self.shard = array("H")
-        self.tenant = array("I")
-        self.wallet = array("I")
-        self.symbol = array("I")
-        self.asset = array("I")
         self.above = bytearray()
         self.threshold: list[Decimal] = []
-        self.percent: dict[int, Percent] = {}
-        self.names = _Names()
         self._free: list[int] = []
 
     def __len__(self) -> int:
@@ -127,6 +124,61 @@ class HeldPrices:
 
     def __contains__(self, agent_id: object) -> bool:
         return agent_id in self.slot_of
+
+    def _place(
+        self,
+        agent_id: str,
+        threshold: Decimal,
+        columns: Sequence[MutableSequence[int]],
+        values: Sequence[int],
+    ) -> int:
+        """Put the agent in a free slot (or a new one at the end) with `values` in `columns`; its slot."""
+        if self._free:
+            slot = self._free.pop()
+            self.ids[slot] = agent_id
+            self.threshold[slot] = threshold
+            for column, value in zip(columns, values, strict=True):
+                column[slot] = value
+        else:
+            slot = len(self.ids)
+            self.ids.append(agent_id)
+            self.threshold.append(threshold)
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        self.slot_of[agent_id] = slot
+        return slot
+
+    def _forget(self, slot: int) -> None:
+        """What a kind keeps beside its columns for `slot`, let go when its agent is dropped."""
+
+    def drop(self, agent_id: str) -> int | None:
+        """Stop holding `agent_id`; returns the slot it had (None when it was not held)."""
+        slot = self.slot_of.pop(agent_id, None)
+        if slot is None:
+            return None
+        self._forget(slot)
+        self.ids[slot] = ""
+        self.threshold[slot] = _HUNDRED  # any shared constant: the slot's old level is not kept alive
+        self._free.append(slot)
+        return slot
+
+    def slots_in(self, shards: set[int]) -> list[int]:
+        """Slots of the held agents in `shards` (a walk over every slot: only when shards change hands)."""
+        shard = self.shard
+        return [slot for slot in self.slot_of.values() if shard[slot] in shards]
+
+
+class HeldPrices(HeldSlots):
+    """Price agents by slot. `add` reads a stored row into a free slot; `drop` frees it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tenant = array("I")
+        self.wallet = array("I")
+        self.symbol = array("I")
+        self.asset = array("I")
+        self.percent: dict[int, Percent] = {}
+        self.names = _Names()
 
     def name(self, number: int) -> str:
         return self.names.names[number]
@@ -166,41 +218,14 @@ class HeldPrices:
             names.number(symbol),
             names.number(asset),
         )
-        columns = (self.updated_at, self.shard, self.tenant, self.wallet, self.symbol, self.asset)
-        if self._free:
-            slot = self._free.pop()
-            self.ids[slot] = row.id
-            for column, value in zip(columns, values, strict=True):
-                column[slot] = value
-            self.above[slot] = condition == "above"
-            self.threshold[slot] = threshold
-        else:
-            slot = len(self.ids)
-            self.ids.append(row.id)
-            for column, value in zip(columns, values, strict=True):
-                column.append(value)
-            self.above.append(condition == "above")
-            self.threshold.append(threshold)
+        columns = (self.updated_at, self.shard, self.tenant, self.wallet, self.symbol, self.asset, self.above)
+        slot = self._place(row.id, threshold, columns, (*values, int(condition == "above")))
         if percent is not None:
             self.percent[slot] = percent
-        self.slot_of[row.id] = slot
         return slot
 
-    def drop(self, agent_id: str) -> int | None:
-        """Stop holding `agent_id`; returns the slot it had (None when it was not held)."""
-        slot = self.slot_of.pop(agent_id, None)
-        if slot is None:
-            return None
+    def _forget(self, slot: int) -> None:
         self.percent.pop(slot, None)
-        self.ids[slot] = ""
-        self.threshold[slot] = _HUNDRED  # any shared constant: the slot's old level is not kept alive
-        self._free.append(slot)
-        return slot
-
-    def slots_in(self, shards: set[int]) -> list[int]:
-        """Slots of the held agents in `shards` (a walk over every slot: only when shards change hands)."""
-        shard = self.shard
-        return [slot for slot in self.slot_of.values() if shard[slot] in shards]
 
     def level(self, slot: int) -> Decimal:
         """The price at which the agent's rule becomes met: its threshold, or its reference moved by pct

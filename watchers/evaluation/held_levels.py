@@ -22,7 +22,7 @@ from engine.agents import HealthFactorInput, YieldInput
 from engine.agents.conditions import METRIC_ADAPTER, Metric
 from storage.kind_rows import KindRow
 from storage.shards import shard_of
-from watchers.evaluation.held import previous_of
+from watchers.evaluation.held import HeldSlots, previous_of
 from watchers.evaluation.readings import Readable, Readings
 from watchers.evaluation.spec import UnreadableAgent
 from watchers.evaluation.spec import stored_decimal as _decimal
@@ -34,7 +34,6 @@ LEVEL_KINDS = ("yield", "aave-health", "spark-health", "condition")
 NO_BASELINE, NOT_MET, MET = 0, 1, 2
 # Failure counts saturate here (a byte); degraded_after is far below it.
 MAX_FAILURES = 255
-_HUNDRED = Decimal(100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,33 +74,21 @@ def stored_state(row: KindRow) -> int:
     return MET if previous.last_met else NOT_MET
 
 
-class HeldLevels:
+class HeldLevels(HeldSlots):
     """Level agents of one kind by slot. `add` reads a stored row into a free slot; `drop` frees it."""
 
     def __init__(self) -> None:
-        self.slot_of: dict[str, int] = {}
-        self.ids: list[str] = []
-        self.updated_at = array("q")
+        super().__init__()
         self.due = array("q")
         self.interval = array("q")
-        self.shard = array("H")
         self.source = array("I")
-        self.above = bytearray()
         self.state = bytearray()
         self.failures = bytearray()
         self.degraded = bytearray()
         # Stored check memory not clear (failures or degraded written): the next success clears it.
         self.marked = bytearray()
-        self.threshold: list[Decimal] = []
         self.sources: list[Source] = []
         self._source_numbers: dict[Any, int] = {}
-        self._free: list[int] = []
-
-    def __len__(self) -> int:
-        return len(self.slot_of)
-
-    def __contains__(self, agent_id: object) -> bool:
-        return agent_id in self.slot_of
 
     def _source(self, key: Any, make: Any) -> int:
         found = self._source_numbers.get(key)
@@ -162,39 +149,7 @@ class HeldLevels:
             bool(failures) or row.degraded_at is not None,
         )
         bytes_ = (self.above, self.state, self.failures, self.degraded, self.marked)
-        if self._free:
-            slot = self._free.pop()
-            self.ids[slot] = row.id
-            self.threshold[slot] = threshold
-            for column, value in zip(columns, ints, strict=True):
-                column[slot] = value
-            for flag_column, flag in zip(bytes_, flags, strict=True):
-                flag_column[slot] = int(flag)
-        else:
-            slot = len(self.ids)
-            self.ids.append(row.id)
-            self.threshold.append(threshold)
-            for column, value in zip(columns, ints, strict=True):
-                column.append(value)
-            for flag_column, flag in zip(bytes_, flags, strict=True):
-                flag_column.append(int(flag))
-        self.slot_of[row.id] = slot
-        return slot
-
-    def drop(self, agent_id: str) -> int | None:
-        """Stop holding `agent_id`; returns the slot it had (None when it was not held)."""
-        slot = self.slot_of.pop(agent_id, None)
-        if slot is None:
-            return None
-        self.ids[slot] = ""
-        self.threshold[slot] = _HUNDRED  # any shared constant: the slot's old level is not kept alive
-        self._free.append(slot)
-        return slot
-
-    def slots_in(self, shards: set[int]) -> list[int]:
-        """Slots of the held agents in `shards` (a walk over every slot: only when shards change hands)."""
-        shard = self.shard
-        return [slot for slot in self.slot_of.values() if shard[slot] in shards]
+        return self._place(row.id, threshold, (*columns, *bytes_), (*ints, *(int(flag) for flag in flags)))
 
     def due_slots(self, now: int) -> list[int]:
         """Slots of the held agents due at `now`."""
