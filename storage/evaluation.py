@@ -61,6 +61,9 @@ class Outcome:
 
     next_check_at None keeps the lease (the price watcher holds its agents between passes); a number
     releases it and schedules the next check. `events` are recorded with their outbox rows.
+    `memory_stored_clear` says the writer knows the stored check memory is already clear (a watcher
+    holding the agent tracks which of its agents have failures stored): a clear `memory` then needs no
+    write.
     """
 
     agent_id: str
@@ -71,6 +74,7 @@ class Outcome:
     last_error: str | None = None
     next_check_at: int | None = None
     events: tuple[Event, ...] = field(default=())
+    memory_stored_clear: bool = False
 
 
 def _memories(conn: Connection, ids: Sequence[str]) -> dict[str, CheckMemory]:

@@ -164,8 +164,13 @@ _CLEAR = CheckMemory()
 
 def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     # Nearly every check succeeds: one statement clears whatever memory those agents had (no row means
-    # all zero); the failed ones and those with samples are saved one by one.
-    clear = [o.agent_id for o in outcomes if o.memory == _CLEAR and o.last_error is None]
+    # all zero), skipping those whose writer knows nothing is stored; the failed ones and those with
+    # samples are saved one by one.
+    clear = [
+        o.agent_id
+        for o in outcomes
+        if o.memory == _CLEAR and o.last_error is None and not o.memory_stored_clear
+    ]
     if clear:
         predicate, params = in_ids(conn, "agent_id", clear)
         conn.exec_driver_sql(

@@ -101,3 +101,30 @@ def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -
         assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in sqlite_db.transaction(plan)
     finally:
         sqlite_db.dispose()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_pass_rewrites_its_agents_edge_states_in_place(database: Database) -> None:
+    """The agents table keeps room on every page (migration 0008), so a pass's edge-state writes are
+    heap-only updates: no index of the table gets an entry for them. A pass over many agents crosses
+    about one per page (here: one agent of each page the agents were written to)."""
+    if database.dialect != "postgresql":
+        pytest.skip("a PostgreSQL storage setting")
+    made = {agent.id: agent for agent in _world(database, 30)}
+    pages = database.transaction(
+        lambda conn: dict(conn.exec_driver_sql("SELECT (ctid::text::point)[0], id FROM agents").all())
+    )
+    crossed = [made[agent_id] for agent_id in pages.values()]
+    assert len(crossed) > 1
+
+    def write_and_count(conn: sa.Connection) -> tuple[list[str], int, int, list[str]]:
+        written = write_held(conn, "price", OWNER, [_fired(agent) for agent in crossed])
+        counts = "SELECT pg_stat_get_xact_tuples_updated(o), pg_stat_get_xact_tuples_hot_updated(o) FROM"
+        updated, heap_only = conn.exec_driver_sql(f"{counts} (SELECT 'agents'::regclass AS o) t").one()
+        options = conn.exec_driver_sql("SELECT reloptions FROM pg_class WHERE oid = 'agents'::regclass")
+        return written, updated, heap_only, list(options.scalar_one() or [])
+
+    written, updated, heap_only, options = database.transaction(write_and_count)
+    assert len(written) == updated == len(crossed)
+    assert heap_only == len(crossed)
+    assert "fillfactor=80" in options

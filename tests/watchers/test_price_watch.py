@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+import sqlalchemy as sa
 import trio
 
 from storage import Database, sqlalchemy_url
@@ -100,6 +101,71 @@ async def test_failing_price_source_degrades_each_agent_once_and_again_only_afte
             await tick(w, market, wall, None)
     types = [e.type for e in stored_events(database, agent.id)]
     assert types == ["agent.degraded", "agent.degraded"]  # never a trigger on missing data
+
+
+async def test_a_degraded_agent_crossing_as_its_price_returns_fires_and_its_memory_is_cleared(
+    database: Database,
+) -> None:
+    market, wall = Market(), Wall()
+    agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "2900")
+        market.down = True
+        for _ in range(3):
+            await tick(w, market, wall, None)
+        assert database.transaction(check_memory, agent.id).degraded
+        market.down = False
+        await tick(w, market, wall, "3100")  # back, and crossed in the same pass
+    assert not database.transaction(check_memory, agent.id).degraded
+    types = [e.type for e in stored_events(database, agent.id)]
+    assert types == ["agent.degraded", "agent.triggered"]
+
+
+async def test_a_pass_leaves_the_check_memory_of_agents_with_none_stored_alone(database: Database) -> None:
+    """The watcher knows which of its agents have failures stored; crossing the others writes no
+    statement to agent_checks (there is nothing to clear)."""
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    agents = [
+        create(database, tenant_id, price_agent(condition="above", threshold=str(3000 + i)), wall.now)
+        for i in range(3)
+    ]
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement: str, *_args) -> None:  # noqa: ANN001 - SQLAlchemy's hook
+        statements.append(statement)
+
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "2900")
+        sa.event.listen(database.engine, "before_cursor_execute", seen)
+        try:
+            await tick(w, market, wall, "3100")  # all three fire
+        finally:
+            sa.event.remove(database.engine, "before_cursor_execute", seen)
+    assert all(len(stored_events(database, agent.id)) == 1 for agent in agents)
+    assert statements and not [s for s in statements if "agent_checks" in s and "UPDATE" in s]
+
+
+async def test_an_agent_on_a_new_asset_created_between_passes_is_priced_in_the_next_one(
+    database: Database,
+) -> None:
+    """The pass reads the prices of the assets its sync brought in (a new agent's) in the same pass."""
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    create(database, tenant_id, price_agent(condition="above", threshold="3000"), wall.now)
+    market.prices["bitcoin"] = Decimal("90000")
+    async with market.client() as http:
+        w = watcher(database, market, http, wall)
+        await tick(w, market, wall, "2900")
+        body = price_agent(asset_symbol="BTC", coingecko_id="bitcoin", condition="above", threshold="95000")
+        btc = create(database, tenant_id, body, wall.now + 1)
+        await tick(w, market, wall, None)
+        assert btc.id in w.index  # baselined in this pass
+        market.prices["bitcoin"] = Decimal("96000")
+        await tick(w, market, wall, None)
+    assert [e.trigger["price_at_trigger"] for e in stored_events(database, btc.id)] == [Decimal("96000")]
 
 
 async def test_restart_neither_refires_nor_loses_a_crossing(database: Database) -> None:

@@ -185,6 +185,9 @@ class PriceWatcher:
         """One pass; returns how many outcomes were written."""
         gained = await self._sync(self.wall_ms())
         assets = set(self.index.assets()) | {asset for asset, slots in self.waiting.items() if slots}
+        # After the sync, not beside it: the sync's worker thread would wait for the interpreter lock
+        # while the read parses prices (measured: the two side by side took longer than one after the
+        # other, on both stores).
         prices, missing = await self.reader.price_values(assets)
         now = self.wall_ms()
         outcomes: list[Outcome] = []
@@ -284,25 +287,37 @@ class PriceWatcher:
             direction=direction, pct=percent.pct, base_price=percent.base_price
         )
 
-    def _outcome(self, slot: int, now: int, state: str | None, event: Event | None) -> Outcome:
+    def _outcome(
+        self, slot: int, now: int, state: str | None, event: Event | None, stored_clear: bool = False
+    ) -> Outcome:
         """The outcome of a check of the held agent: its new edge state (JSON; None leaves the stored one)
-        and memory cleared."""
+        and memory cleared; `stored_clear` when the agent is not marked (nothing stored to clear)."""
         held = self.held
         events = () if event is None else (event,)
-        return Outcome(held.ids[slot], held.updated_at[slot], now, state, _CLEAR, events=events)
+        return Outcome(
+            held.ids[slot],
+            held.updated_at[slot],
+            now,
+            state,
+            _CLEAR,
+            events=events,
+            memory_stored_clear=stored_clear,
+        )
 
     def _crossed(self, move: Move, now: int) -> list[Outcome]:
         held, outcomes = self.held, []
         crossed = [(i, False) for i in move.crossing.fired] + [(i, True) for i in move.crossing.rearmed]
+        marked = self.marked.get(move.asset, set())
         for agent_id, was_met in crossed:
             slot = held.slot_of[agent_id]
+            stored_clear = slot not in marked
             percent = held.percent.get(slot)
             if percent is None:
                 # A level rule stepped past its level: what engine.agents.step answers for a baseline
                 # whose met-state the index knows, without building its models (tests hold the two equal).
                 event = None if was_met else self._level_event(slot, move.price, now)
                 text = level_state_json(move.price, not was_met)
-                outcomes.append(self._outcome(slot, now, text, event))
+                outcomes.append(self._outcome(slot, now, text, event, stored_clear))
             else:
                 state = EdgeState.model_construct(
                     baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
@@ -313,8 +328,8 @@ class PriceWatcher:
                     # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
                     percent.reference = new_state.reference
                     self.index.add(agent_id, move.asset, held.direction(slot), held.level(slot))
-                outcomes.append(self._outcome(slot, now, new_state.to_json(), event))
-            self.marked.get(move.asset, set()).discard(slot)
+                outcomes.append(self._outcome(slot, now, new_state.to_json(), event, stored_clear))
+            marked.discard(slot)
             self.degraded.discard(slot)
         return outcomes
 
@@ -357,7 +372,7 @@ class PriceWatcher:
                 if not unchanged or slot in marked:
                     event = self._event(slot, result[1], now)
                     text = None if unchanged else state.to_json()
-                    outcomes.append(self._outcome(slot, now, text, event))
+                    outcomes.append(self._outcome(slot, now, text, event, slot not in marked))
                 marked.discard(slot)
                 self.degraded.discard(slot)
                 entries.append((held.ids[slot], asset, held.direction(slot), held.level(slot)))
