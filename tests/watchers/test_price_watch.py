@@ -30,6 +30,14 @@ async def tick(w: PriceWatcher, market: Market, wall: Wall, price: str | None) -
     await w.run_once()
 
 
+async def outage(w: PriceWatcher, market: Market, wall: Wall, passes: int) -> None:
+    """`passes` passes with the price API answering 503, then it is back."""
+    market.down = True
+    for _ in range(passes):
+        await tick(w, market, wall, None)
+    market.down = False
+
+
 async def test_above_agent_baselines_then_fires_once_per_crossing_and_rearms(database: Database) -> None:
     market, wall = Market(), Wall()
     agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
@@ -86,19 +94,14 @@ async def test_failing_price_source_degrades_each_agent_once_and_again_only_afte
     async with market.client() as http:
         w = watcher(database, market, http, wall)
         await tick(w, market, wall, "2900")
-        market.down = True
-        for _ in range(5):
-            await tick(w, market, wall, None)
+        await outage(w, market, wall, 5)
         degraded = [e for e in stored_events(database, agent.id) if e.type == "agent.degraded"]
         assert len(degraded) == 1
         assert degraded[0].trigger["failed_checks"] == 3 and "HTTP 503" in degraded[0].trigger["reason"]
         assert database.transaction(check_memory, agent.id).degraded
-        market.down = False
         await tick(w, market, wall, "2950")  # recovered, nothing crossed
         assert not database.transaction(check_memory, agent.id).degraded
-        market.down = True
-        for _ in range(3):
-            await tick(w, market, wall, None)
+        await outage(w, market, wall, 3)
     types = [e.type for e in stored_events(database, agent.id)]
     assert types == ["agent.degraded", "agent.degraded"]  # never a trigger on missing data
 
@@ -111,11 +114,8 @@ async def test_a_degraded_agent_crossing_as_its_price_returns_fires_and_its_memo
     async with market.client() as http:
         w = watcher(database, market, http, wall)
         await tick(w, market, wall, "2900")
-        market.down = True
-        for _ in range(3):
-            await tick(w, market, wall, None)
+        await outage(w, market, wall, 3)
         assert database.transaction(check_memory, agent.id).degraded
-        market.down = False
         await tick(w, market, wall, "3100")  # back, and crossed in the same pass
     assert not database.transaction(check_memory, agent.id).degraded
     types = [e.type for e in stored_events(database, agent.id)]
