@@ -8,7 +8,6 @@ import time
 import trio
 from quart import Response, current_app, g, request
 from quart_trio import QuartTrio
-from ulid import ULID
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -23,6 +22,7 @@ from gateway.services import Services
 from gateway.streams import stream_socket
 from gateway.versioning import API_PREFIX, SCHEMA_HEADER, SCHEMA_VERSION
 from storage import StorageError
+from storage.events import ulid_text
 from watchers.tasks import first_leaf
 
 log = logging.getLogger("intentgate.http")
@@ -140,7 +140,7 @@ def _install_request_hooks(app: QuartTrio) -> None:
     @app.before_request
     async def start() -> None:
         g.started = time.perf_counter()
-        g.request_id = f"req_{ULID()}"
+        g.request_id = f"req_{ulid_text()}"
 
     @app.after_request
     async def finish(response: Response) -> Response:
@@ -183,6 +183,10 @@ def _install_request_hooks(app: QuartTrio) -> None:
 
 def _declares_body(headers: Headers) -> bool:
     """Whether the request says a body follows: without Content-Length (or with 0) and without
-    Transfer-Encoding there is nothing left on the wire to wait for."""
-    length = headers.get("Content-Length")
-    return (length is not None and length.strip() not in ("", "0")) or "Transfer-Encoding" in headers
+    Transfer-Encoding there is nothing left on the wire to wait for. One walk over the fields: werkzeug's
+    lookups raise and catch a KeyError for each absent field, and most requests have neither."""
+    for name, value in headers.items():
+        folded = name.lower()
+        if folded == "transfer-encoding" or (folded == "content-length" and value.strip() not in ("", "0")):
+            return True
+    return False

@@ -20,10 +20,20 @@ _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"me
 
 
 class JsonFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__()
+        # The second a record was made, as text: lines come in bursts within the same second.
+        self._second: tuple[int, str] = (-1, "")
+
+    def _timestamp(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        if second != self._second[0]:
+            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        return f"{self._second[1]}.{int(record.msecs):03d}Z"
+
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-            + f".{int(record.msecs):03d}Z",
+            "ts": self._timestamp(record),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
@@ -104,6 +114,14 @@ class BufferedHandler(logging.Handler):
 
 
 def configure_logging(fmt: str, level: str) -> None:
+    """Log through the buffered writer at `level`. For the process that owns the logging (the CLI): it
+    also stops logging from working out, for every record, the calling frame, thread and process, which
+    neither format writes (the logging HOWTO's own advice for hot paths; the access line is one record per
+    request)."""
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     handler = BufferedHandler(sys.stderr)
     use_json = fmt == "json" or (fmt == "auto" and not sys.stderr.isatty())
     handler.setFormatter(JsonFormatter() if use_json else TextFormatter())

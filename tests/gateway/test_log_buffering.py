@@ -65,3 +65,18 @@ def test_an_exception_is_written_with_its_traceback() -> None:
     handler.flush()
     (line,) = [json.loads(text) for text in stream.getvalue().splitlines()]
     assert line["msg"] == "failed" and "ValueError: boom" in line["exc"]
+
+
+def test_json_lines_carry_each_records_own_time_to_the_millisecond() -> None:
+    formatter = JsonFormatter()
+    made = []
+    for created in (1_800_000_000.25, 1_800_000_000.999, 1_800_000_001.0, 1_799_999_999.5):
+        record = logging.LogRecord("intentgate.http", logging.INFO, "", 0, "request", None, None)
+        record.created, record.msecs = created, (created - int(created)) * 1000
+        made.append(json.loads(formatter.format(record))["ts"])
+    assert made == [
+        "2027-01-15T08:00:00.250Z",
+        "2027-01-15T08:00:00.999Z",
+        "2027-01-15T08:00:01.000Z",
+        "2027-01-15T07:59:59.500Z",
+    ]

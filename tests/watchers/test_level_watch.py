@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import httpx
 import pytest
+import sqlalchemy as sa
 import trio
 
 from bench._aave_rpc import AaveNode
@@ -64,6 +65,27 @@ async def test_yield_agent_fires_on_each_crossing_and_only_changes_are_written(d
     assert fired[0].trigger["headline"].endswith("now 5.2%")
     stored = database.transaction(store.get_agent, tenant_id, agent.id)
     assert stored is not None and stored.last_checked_at == wall.now - 5 * MINUTE_MS  # the shard's stamp
+
+
+async def test_a_crossing_of_an_agent_with_no_check_memory_stored_writes_none(database: Database) -> None:
+    market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
+    agent = create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement: str, *_args) -> None:  # noqa: ANN001 - SQLAlchemy's hook
+        statements.append(statement)
+
+    async with market.client() as http:
+        w = watcher(database, market.reader(http), wall)
+        await _pass(w, wall)  # the baseline
+        market.apys[POOL] = Decimal("5.2")
+        sa.event.listen(database.engine, "before_cursor_execute", seen)
+        try:
+            assert await _pass(w, wall) == 1  # fires
+        finally:
+            sa.event.remove(database.engine, "before_cursor_execute", seen)
+    assert [e.type for e in stored_events(database, agent.id)] == ["agent.triggered"]
+    assert statements and not [s for s in statements if "agent_checks" in s and "UPDATE" in s]
 
 
 async def test_the_events_of_a_committed_pass_are_published(database: Database) -> None:

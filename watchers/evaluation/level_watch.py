@@ -45,8 +45,9 @@ from watchers.evaluation.spec import (
 
 log = logging.getLogger("intentgate.watchers.levels")
 
-# A crossing to fire: its slot, the measured value and the edge state to write.
-_Firing = tuple[int, Decimal, str]
+# A crossing to fire: its slot, the measured value, the edge state to write and whether its stored check
+# memory is known clear.
+_Firing = tuple[int, Decimal, str, bool]
 # A degrading agent: its slot, why its check failed and how many checks in a row failed.
 _Degrading = tuple[int, str, int]
 
@@ -181,17 +182,21 @@ class LevelWatcher:
                 continue
             previous = state_of[slot]
             state_of[slot] = state
+            stored_clear = not marked[slot]  # nothing stored to clear
             marked[slot] = 0
             text = level_state_json(value, met)
             if previous == NOT_MET and met:
-                firing.append((slot, value, text))
+                firing.append((slot, value, text, stored_clear))
             else:
-                outcomes.append(self._outcome(slot, now, text))
+                outcomes.append(self._outcome(slot, now, text, stored_clear))
         return outcomes, firing, degrading
 
-    def _outcome(self, slot: int, now: int, state: str | None) -> Outcome:
+    def _outcome(self, slot: int, now: int, state: str | None, stored_clear: bool = False) -> Outcome:
         held = self.held
-        return Outcome(held.ids[slot], held.updated_at[slot], now, state, CheckMemory())
+        memory = CheckMemory()
+        return Outcome(
+            held.ids[slot], held.updated_at[slot], now, state, memory, memory_stored_clear=stored_clear
+        )
 
     async def _events(
         self,
@@ -206,10 +211,10 @@ class LevelWatcher:
         if not firing and not degrading:
             return []
         held = self.held
-        ids = [held.ids[slot] for slot, _, _ in firing] + [held.ids[slot] for slot, _, _ in degrading]
+        ids = [held.ids[slot] for slot, *_ in firing] + [held.ids[slot] for slot, _, _ in degrading]
         agents = {agent.id: agent for agent in await self.db.read(agents_with_ids, ids)}
         outcomes = []
-        for slot, value, text in firing:
+        for slot, value, text, stored_clear in firing:
             agent = agents.get(held.ids[slot])
             try:
                 spec = spec_of(agent) if agent is not None else None
@@ -223,7 +228,16 @@ class LevelWatcher:
             before = EdgeState(baseline_set=True, last_value=previous, last_met=False)
             _, fired = step(spec.rule, before, value)
             events = () if fired is None else (event_for(agent, TRIGGERED, fired_trigger(spec, fired), now),)
-            outcome = Outcome(agent.id, held.updated_at[slot], now, text, CheckMemory(), events=events)
+            memory = CheckMemory()
+            outcome = Outcome(
+                agent.id,
+                held.updated_at[slot],
+                now,
+                text,
+                memory,
+                events=events,
+                memory_stored_clear=stored_clear,
+            )
             outcomes.append(outcome)
         for slot, reason, failures in degrading:
             agent = agents.get(held.ids[slot])
