@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from engine.registry import load_registry
 from gateway.dashboard import install_dashboard
 from gateway.errors import HTTP_CODES, ApiError, envelope_for
+from gateway.logs import log_access
 from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from gateway.openapi import build_openapi
 from gateway.policy import guarded, json_response
@@ -165,19 +166,9 @@ def _install_request_hooks(app: QuartTrio) -> None:
         elapsed = time.perf_counter() - state.get("started", time.perf_counter())
         status = response.status_code
         services.metrics.observe(rule, method, status, elapsed)
-        if log.isEnabledFor(logging.INFO):
-            principal = state.get("principal")
-            log.info(
-                "request",
-                extra={
-                    "request_id": request_id,
-                    "method": method,
-                    "route": rule,
-                    "status": status,
-                    "ms": round(elapsed * 1000, 2),
-                    "tenant": principal.tenant_id if principal else None,
-                },
-            )
+        principal = state.get("principal")
+        tenant = principal.tenant_id if principal else None
+        log_access(request_id, method, rule, status, round(elapsed * 1000, 2), tenant)
         return response
 
 

@@ -1,8 +1,10 @@
 """Structured logs: one JSON object per line in production, readable lines in a terminal.
 
-Lines are formatted and written by a writer thread, not by the request that logs them: a request only
-appends its record to a queue, so the access line (one per request at the default level) costs the hot
-path a record, not a JSON encoding and a write system call."""
+Lines are written by a writer thread, not by the request that logs them. Records are queued and formatted
+by the writer; the access line (one per request at the default level) is not a record at all: the request
+writes its few fields into a line of the configured format (the same text the formatter would give) and
+queues the text, so the hot path builds no LogRecord and the writer thread, which would compete with the
+event loop for the interpreter lock, only joins and writes."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 import threading
 import time
 from collections import deque
+from json.encoder import encode_basestring_ascii
 from typing import TextIO
 
 # Attributes every LogRecord has; anything else on a record was passed with `extra=` and is logged.
@@ -55,6 +58,43 @@ class TextFormatter(logging.Formatter):
         return line
 
 
+ACCESS_LOGGER = "intentgate.http"
+
+
+def _json_text(value: str | None) -> str:
+    return "null" if value is None else encode_basestring_ascii(value)
+
+
+class AccessLine:
+    """Writes one request's access line as JsonFormatter or TextFormatter would write the record
+    log.info("request", extra={request_id, method, route, status, ms, tenant}) of ACCESS_LOGGER (tests
+    hold the texts equal)."""
+
+    def __init__(self, use_json: bool) -> None:
+        self.use_json = use_json
+        self._second: tuple[int, str] = (-1, "")
+
+    def text(
+        self, request_id: str | None, method: str, route: str, status: int, ms: float, tenant: str | None
+    ) -> str:
+        if not self.use_json:
+            return (
+                f"info    {ACCESS_LOGGER}: request  request_id={request_id} method={method} route={route}"
+                f" status={status} ms={ms} tenant={tenant}"
+            )
+        created = time.time()
+        second = int(created)
+        if second != self._second[0]:
+            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        msecs = int((created - second) * 1000)
+        return (
+            f'{{"ts": "{self._second[1]}.{msecs:03d}Z", "level": "info", "logger": "{ACCESS_LOGGER}",'
+            f' "msg": "request", "request_id": {_json_text(request_id)}, "method": {_json_text(method)},'
+            f' "route": {_json_text(route)}, "status": {status}, "ms": {ms!r},'
+            f' "tenant": {_json_text(tenant)}}}'
+        )
+
+
 class BufferedHandler(logging.Handler):
     """Queues records; a daemon thread formats and writes them in batches, flushing after each batch.
 
@@ -71,7 +111,7 @@ class BufferedHandler(logging.Handler):
         self.limit = limit
         self.batch = batch
         self.interval = interval
-        self._queue: deque[logging.LogRecord] = deque()
+        self._queue: deque[logging.LogRecord | str] = deque()
         self._wake = threading.Event()
         self._write_lock = threading.Lock()
         self._writer = threading.Thread(target=self._run, name="intentgate-log-writer", daemon=True)
@@ -80,10 +120,18 @@ class BufferedHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self._queue.append(record)
+        self._queued(record.levelno)
+
+    def emit_text(self, line: str) -> None:
+        """Queue a line already in this handler's format (an access line, level info)."""
+        self._queue.append(line)
+        self._queued(logging.INFO)
+
+    def _queued(self, level: int) -> None:
         waiting = len(self._queue)
         if waiting > self.limit:
             self._drain()
-        elif waiting >= self.batch or record.levelno >= logging.WARNING:
+        elif waiting >= self.batch or level >= logging.WARNING:
             self._wake.set()
 
     def flush(self) -> None:
@@ -101,6 +149,9 @@ class BufferedHandler(logging.Handler):
             lines = []
             while self._queue:
                 record = self._queue.popleft()
+                if isinstance(record, str):
+                    lines.append(record)
+                    continue
                 try:
                     lines.append(self.format(record))
                 except Exception:  # a record that cannot be formatted is reported as logging does
@@ -129,3 +180,27 @@ def configure_logging(fmt: str, level: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     root.propagate = False
+    _access[:] = [(handler, AccessLine(use_json))]
+
+
+# The handler and line writer configure_logging set up for access lines; empty when logging is someone
+# else's (tests, a library user): access lines then go through logging as records.
+_access: list[tuple[BufferedHandler, AccessLine]] = []
+_access_log = logging.getLogger(ACCESS_LOGGER)
+_root_log = logging.getLogger("intentgate")
+
+
+def log_access(
+    request_id: str | None, method: str, route: str, status: int, ms: float, tenant: str | None
+) -> None:
+    """One request's access line, at level info."""
+    if not _access_log.isEnabledFor(logging.INFO):
+        return
+    if _access:
+        handler, line = _access[0]
+        # Still as configure_logging left it: the line goes to its handler alone.
+        if not _access_log.handlers and _access_log.propagate and _root_log.handlers == [handler]:
+            handler.emit_text(line.text(request_id, method, route, status, ms, tenant))
+            return
+    extra = {"request_id": request_id, "method": method, "route": route, "status": status, "ms": ms}
+    _access_log.info("request", extra={**extra, "tenant": tenant})
