@@ -4,6 +4,7 @@ is left out with its event, the others still written; and on SQLite each guarded
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from storage.events import Event, new_event_id
 from storage.passes import _SET_EDGE_GUARDED, write_held
 from storage.schema import deliveries
 from storage.shards import sync_shards
+from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import create, price_agent, stored_events, tenant
 from tests.watchers.test_events_api import add_endpoint
 
@@ -103,13 +105,24 @@ def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -
         sqlite_db.dispose()
 
 
+@pytest.fixture
+def postgresql(tmp_path: Path) -> Iterator[Database]:
+    """A migrated, empty PostgreSQL store (for what only PostgreSQL has)."""
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
+    with pg_schema() as (url, schema):
+        db = Database(sqlalchemy_url(url, tmp_path), schema=schema)
+        db.upgrade()
+        yield db
+        db.dispose()
+
+
 @pytest.mark.postgres
-def test_on_postgresql_a_pass_rewrites_its_agents_edge_states_in_place(database: Database) -> None:
+def test_on_postgresql_a_pass_rewrites_its_agents_edge_states_in_place(postgresql: Database) -> None:
     """The agents table keeps room on every page (migration 0008), so a pass's edge-state writes are
     heap-only updates: no index of the table gets an entry for them. A pass over many agents crosses
     about one per page (here: one agent of each page the agents were written to)."""
-    if database.dialect != "postgresql":
-        pytest.skip("a PostgreSQL storage setting")
+    database = postgresql
     made = {agent.id: agent for agent in _world(database, 30)}
     pages = database.transaction(
         lambda conn: dict(conn.exec_driver_sql("SELECT (ctid::text::point)[0], id FROM agents").all())
