@@ -9,7 +9,7 @@ import pytest
 
 from gateway.config import Settings
 from storage import Database, sqlalchemy_url
-from tests.support.postgres import pg_schema, postgres_available
+from tests.support.postgres import pg_store
 
 
 @pytest.fixture
@@ -26,10 +26,12 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
         yield db
         db.dispose()
         return
-    if not postgres_available():
-        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
-    with pg_schema() as (url, schema):
-        db = Database(sqlalchemy_url(url, tmp_path), schema=schema)
-        db.upgrade()
+    with pg_store(tmp_path) as db:
         yield db
-        db.dispose()
+
+
+@pytest.fixture
+def postgresql(tmp_path: Path) -> Iterator[Database]:
+    """A migrated, empty PostgreSQL store, for what only PostgreSQL has."""
+    with pg_store(tmp_path) as db:
+        yield db

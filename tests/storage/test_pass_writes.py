@@ -4,7 +4,6 @@ is left out with its event, the others still written; and on SQLite each guarded
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from storage.events import Event, new_event_id
 from storage.passes import _SET_EDGE_GUARDED, write_held
 from storage.schema import deliveries
 from storage.shards import sync_shards
-from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import create, price_agent, stored_events, tenant
 from tests.watchers.test_events_api import add_endpoint
 
@@ -103,18 +101,6 @@ def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -
         assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in sqlite_db.transaction(plan)
     finally:
         sqlite_db.dispose()
-
-
-@pytest.fixture
-def postgresql(tmp_path: Path) -> Iterator[Database]:
-    """A migrated, empty PostgreSQL store (for what only PostgreSQL has)."""
-    if not postgres_available():
-        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
-    with pg_schema() as (url, schema):
-        db = Database(sqlalchemy_url(url, tmp_path), schema=schema)
-        db.upgrade()
-        yield db
-        db.dispose()
 
 
 @pytest.mark.postgres

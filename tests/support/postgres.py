@@ -6,8 +6,12 @@ import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
+import pytest
+
+from storage import Database, sqlalchemy_url
 
 PG_DSN = os.environ.get("INTENTGATE_TEST_PG", "postgresql://127.0.0.1:5432/test")
 
@@ -45,3 +49,18 @@ def pg_database() -> Iterator[str]:
     finally:
         with psycopg.connect(PG_DSN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def pg_store(data_dir: Path) -> Iterator[Database]:
+    """A migrated, empty store in a fresh schema (dropped afterwards); fails the test when the server
+    does not answer."""
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
+    with pg_schema() as (url, schema):
+        db = Database(sqlalchemy_url(url, data_dir), schema=schema)
+        db.upgrade()
+        try:
+            yield db
+        finally:
+            db.dispose()
