@@ -22,21 +22,28 @@ from typing import TextIO
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
 
 
+class _Stamps:
+    """UTC timestamps to the millisecond, the second's text made once: lines come in bursts within one
+    second."""
+
+    def __init__(self) -> None:
+        self._second: tuple[int, str] = (-1, "")
+
+    def text(self, created: float) -> str:
+        second = int(created)
+        if second != self._second[0]:
+            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        return f"{self._second[1]}.{int((created - second) * 1000):03d}Z"
+
+
 class JsonFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__()
-        # The second a record was made, as text: lines come in bursts within the same second.
-        self._second: tuple[int, str] = (-1, "")
-
-    def _timestamp(self, record: logging.LogRecord) -> str:
-        second = int(record.created)
-        if second != self._second[0]:
-            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-        return f"{self._second[1]}.{int(record.msecs):03d}Z"
+        self._stamps = _Stamps()
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "ts": self._timestamp(record),
+            "ts": self._stamps.text(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
@@ -72,7 +79,7 @@ class AccessLine:
 
     def __init__(self, use_json: bool) -> None:
         self.use_json = use_json
-        self._second: tuple[int, str] = (-1, "")
+        self._stamps = _Stamps()
 
     def text(
         self, request_id: str | None, method: str, route: str, status: int, ms: float, tenant: str | None
@@ -82,13 +89,8 @@ class AccessLine:
                 f"info    {ACCESS_LOGGER}: request  request_id={request_id} method={method} route={route}"
                 f" status={status} ms={ms} tenant={tenant}"
             )
-        created = time.time()
-        second = int(created)
-        if second != self._second[0]:
-            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-        msecs = int((created - second) * 1000)
         return (
-            f'{{"ts": "{self._second[1]}.{msecs:03d}Z", "level": "info", "logger": "{ACCESS_LOGGER}",'
+            f'{{"ts": "{self._stamps.text(time.time())}", "level": "info", "logger": "{ACCESS_LOGGER}",'
             f' "msg": "request", "request_id": {_json_text(request_id)}, "method": {_json_text(method)},'
             f' "route": {_json_text(route)}, "status": {status}, "ms": {ms!r},'
             f' "tenant": {_json_text(tenant)}}}'
@@ -165,10 +167,9 @@ class BufferedHandler(logging.Handler):
 
 
 def configure_logging(fmt: str, level: str) -> None:
-    """Log through the buffered writer at `level`. For the process that owns the logging (the CLI): it
-    also stops logging from working out, for every record, the calling frame, thread and process, which
-    neither format writes (the logging HOWTO's own advice for hot paths; the access line is one record per
-    request)."""
+    """Log through the buffered writer at `level`, access lines as queued text. For the process that owns
+    the logging (the CLI): it also stops logging from working out, for every record, the calling frame,
+    thread and process, which neither format writes (the logging HOWTO's own advice for hot paths)."""
     logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
@@ -202,5 +203,12 @@ def log_access(
         if not _access_log.handlers and _access_log.propagate and _root_log.handlers == [handler]:
             handler.emit_text(line.text(request_id, method, route, status, ms, tenant))
             return
-    extra = {"request_id": request_id, "method": method, "route": route, "status": status, "ms": ms}
-    _access_log.info("request", extra={**extra, "tenant": tenant})
+    fields = {
+        "request_id": request_id,
+        "method": method,
+        "route": route,
+        "status": status,
+        "ms": ms,
+        "tenant": tenant,
+    }
+    _access_log.info("request", extra=fields)
