@@ -1,8 +1,9 @@
-"""How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany (what
-storage/passes.py did) against one multi-row VALUES statement per table and against one array parameter
-per column that the server unnests (what storage/bulk.py does), and against COPY (the inserts streamed
-with COPY FROM STDIN; the updates copied into a temporary table and applied with one UPDATE ... FROM),
-on one connection, in alternated rounds. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
+"""How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany against one
+multi-row VALUES statement per table, against one array parameter per column that the server unnests
+(sent in text format, as psycopg does for `%s`, and in binary, `%b`), and against COPY (the inserts
+streamed with COPY FROM STDIN; the updates copied into a temporary table and applied with one UPDATE ...
+FROM), on one connection, in alternated rounds. The last way is what storage/passes.py does: COPY for the
+inserts, one UPDATE over binary arrays for the edge states. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
 by key (a pass's edge states) in one transaction, into temporary tables.
 
     python -m bench.pg_writes --database-url postgresql://127.0.0.1:5432/test
@@ -32,7 +33,9 @@ def _inserts(tag: str) -> list[tuple[Any, ...]]:
 
 
 def _updates(round_: int) -> list[tuple[Any, ...]]:
-    return [(f'{{"round": {round_}}}', 1_700_000_000_000 + round_, f"a{i * 7 + 1}") for i in range(ROWS)]
+    """Edge states as a pass writes them (JSON text)."""
+    state = f'{{"baseline_set":true,"last_value":"{3000 + round_}.25","last_met":true,"reference":null}}'
+    return [(state, 1_700_000_000_000 + round_, f"a{i * 7 + 1}") for i in range(ROWS)]
 
 
 def _per_row(
@@ -53,7 +56,7 @@ def _values(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: l
 
 
 def _arrays(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
-    """What storage/bulk.py sends: one array parameter per column, unnested by the server."""
+    """One array parameter per column, unnested by the server, in text format (psycopg's `%s`)."""
     columns = [list(column) for column in zip(*inserts, strict=True)]
     cur.execute(
         "INSERT INTO bench_d SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
@@ -66,6 +69,39 @@ def _arrays(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: l
         " WHERE bench_g.id = v.id",
         [e, t, ids],
     )
+
+
+def _binary_arrays(
+    cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]
+) -> None:
+    """The arrays in binary: psycopg escapes every element of a text-format array in Python (an edge state
+    is JSON, full of quotes), and writes a binary one as it is."""
+    columns = [list(column) for column in zip(*inserts, strict=True)]
+    cur.execute(
+        "INSERT INTO bench_d SELECT * FROM unnest(%b::text[], %b::text[], %b::text[], %b::text[], %b::text[],"
+        " %b::int[], %b::bigint[], %b::bigint[], %b::bigint[])",
+        columns,
+    )
+    _binary_update(cur, updates)
+
+
+def _binary_update(cur: psycopg.Cursor[Any], updates: list[tuple[Any, ...]]) -> None:
+    e, t, ids = [list(column) for column in zip(*updates, strict=True)]
+    cur.execute(
+        "UPDATE bench_g SET e = v.e, t = v.t FROM unnest(%b::text[], %b::bigint[], %b::text[]) AS v(e, t, id)"
+        " WHERE bench_g.id = v.id",
+        [e, t, ids],
+    )
+
+
+def _copy_binary_update(
+    cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]
+) -> None:
+    """COPY for the inserts, one UPDATE over binary arrays for the updates (storage/passes.py)."""
+    with cur.copy("COPY bench_d FROM STDIN") as copy:
+        for row in inserts:
+            copy.write_row(row)
+    _binary_update(cur, updates)
 
 
 def _copy(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
@@ -108,9 +144,11 @@ def main() -> None:
         ways = (
             ("executemany", _per_row),
             ("multi-row VALUES", _values),
-            ("unnest arrays", _arrays),
+            ("unnest arrays (text format)", _arrays),
+            ("unnest arrays (binary)", _binary_arrays),
             ("COPY both", _copy),
             ("COPY inserts, executemany updates", _copy_inserts),
+            ("COPY inserts, binary-array update", _copy_binary_update),
         )
         times: dict[str, list[float]] = {name: [] for name, _ in ways}
         for round_ in range(args.rounds):

@@ -3,10 +3,10 @@ array PostgreSQL compares with = ANY.
 
 A list of 1,000 ids as 1,000 bind parameters cost SQLAlchemy more to render than the database spent on the
 lookup. Every value is still a bound parameter: nothing is spliced into the SQL but names given in code.
-Updates stay executemany on both stores: measured (bench/pg_writes.py), psycopg's pipelined executemany
-beat a multi-row VALUES, an unnest of column arrays and a COPY into a temporary table, and SQLite's
-UPDATE ... FROM builds its join in a temporary table first. A pass's inserts go by COPY on PostgreSQL
-(storage.passes), which beat executemany there."""
+PostgreSQL arrays are sent in binary (`%b`): psycopg escapes each element of a text-format array in Python.
+How a pass's updates and inserts go (bench/pg_writes.py): on PostgreSQL one UPDATE over binary column
+arrays and COPY for the inserts (storage.passes); on SQLite executemany, as its UPDATE ... FROM builds its
+join in a temporary table first."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def in_ids(conn: Connection, column: str, ids: Sequence[str]) -> tuple[str, list
     """A predicate `column` is one of `ids`, and its one parameter."""
     if _sqlite(conn):
         return f"{column} IN (SELECT value FROM json_each(?))", [_json(ids)]
-    return f"{column} = ANY(%s::text[])", [list(ids)]
+    return f"{column} = ANY(%b::text[])", [list(ids)]
 
 
 def select_in(

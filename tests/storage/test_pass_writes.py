@@ -14,7 +14,7 @@ from storage import Database, passes, sqlalchemy_url
 from storage import agents as store
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
-from storage.passes import _SET_EDGE_GUARDED, write_held
+from storage.passes import _SET_EDGE_GUARDED, _SET_EDGE_GUARDED_PG, write_held
 from storage.schema import deliveries
 from storage.shards import sync_shards
 from tests.watchers.support import create, price_agent, stored_events, tenant
@@ -101,6 +101,30 @@ def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -
         assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in sqlite_db.transaction(plan)
     finally:
         sqlite_db.dispose()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_guarded_update_can_only_find_rows_by_their_id(postgresql: Database) -> None:
+    """The guard's terms are written so that no index on kind, status or updated_at can serve them: with
+    the statistics of a freshly filled table the planner once took the (kind, status) index and hashed
+    every agent of the kind. With sequential scans ruled out, the primary key is the only way in."""
+    made = _world(postgresql, 3)
+
+    def plan(conn: sa.Connection) -> str:
+        conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
+        params = (
+            [a.id for a in made],
+            ["{}"] * 3,
+            [NOW] * 3,
+            [a.updated_at for a in made],
+            "active",
+            "price",
+        )
+        rows = conn.exec_driver_sql(f"EXPLAIN {_SET_EDGE_GUARDED_PG}", params)
+        return " ".join(str(row[0]) for row in rows)
+
+    found = postgresql.transaction(plan)
+    assert "agents_pkey" in found and "ix_agents" not in found, found
 
 
 @pytest.mark.postgres
