@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -25,6 +26,8 @@ from storage.schema import agent_deletions, watch_members, watch_shards
 # How many shards a kind is split into: enough to spread over replicas evenly and to load a restart in
 # steps, few enough that renewing all of them is one cheap statement. Migration 0005 fixes the same value.
 SHARDS = 256
+T = TypeVar("T")
+
 # Tombstones of deleted agents are kept this long: every live replica has read them by then.
 TOMBSTONE_MS = 86_400_000
 
@@ -80,23 +83,20 @@ def sync_shards(
     name the shards beyond its share and claim free or expired ones up to it. `previously` is what the
     caller held: a shard whose lease ran out is reported lost even when it is claimed again at once, as
     another replica may have written its agents meanwhile."""
-    _ensure_rows(conn, kind)
     share = math.ceil(SHARDS / _announce(conn, kind, owner, now, lease_ms))
     until = now + lease_ms
     mine = sa.and_(watch_shards.c.kind == kind, watch_shards.c.owner == owner)
-    conn.execute(
+    renew = (
         sa.update(watch_shards)
         .where(mine, watch_shards.c.lease_until >= now)
         .values(lease_until=until, checked_at=now)
+        .returning(watch_shards.c.shard)
     )
-    renewed = set(
-        conn.execute(
-            sa.select(watch_shards.c.shard).where(mine, watch_shards.c.lease_until == until)
-        ).scalars()
-    )
+    renewed = set(conn.execute(renew).scalars())
     surplus = frozenset(sorted(renewed)[share:])
     claimed: set[int] = set()
     if len(renewed) < share:
+        _ensure_rows(conn, kind)  # only a replica short of its share claims, and needs every row there
         free = (
             sa.select(watch_shards.c.shard)
             .where(
@@ -118,6 +118,33 @@ def sync_shards(
     held = renewed | claimed
     gained, lost = frozenset(held - (renewed & before)), frozenset(before - renewed)
     return ShardLeases(frozenset(held), gained, lost, surplus)
+
+
+@dataclass(frozen=True)
+class Synced(Generic[T]):
+    """A pass's sync: the shard leases after it, and the agents changed and deleted since the last one."""
+
+    leases: ShardLeases
+    changed: list[T]
+    deleted: list[str]
+
+
+def sync_with_changes(
+    conn: Connection,
+    kind: str,
+    owner: str,
+    now: int,
+    lease_ms: int,
+    previously: Collection[int],
+    since: int | None,
+    changed: Callable[[Connection, str, int], list[T]],
+) -> Synced[T]:
+    """sync_shards, then, when `since` is given, what `changed` reads of the agents of `kind` created or
+    updated at or after it and the ids of those deleted: one transaction where a pass took three."""
+    leases = sync_shards(conn, kind, owner, now, lease_ms, previously)
+    if since is None:
+        return Synced(leases, [], [])
+    return Synced(leases, changed(conn, kind, since), deleted_since(conn, kind, since))
 
 
 def release_shards(conn: Connection, kind: str, owner: str, shards: Iterable[int] | None = None) -> None:

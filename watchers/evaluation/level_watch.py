@@ -27,7 +27,7 @@ from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
 from storage.kind_rows import KindRow, agents_with_ids, kind_changed_since, load_kind_shards
 from storage.passes import write_held
-from storage.shards import deleted_since, release_shards, shard_of, sync_shards
+from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held_levels import MAX_FAILURES, MET, NOT_MET, HeldLevels
 from watchers.evaluation.price_watch import CHANGE_MARGIN_MS, LOAD_SHARDS_PER_STEP, level_state_json
@@ -103,25 +103,34 @@ class LevelWatcher:
     async def _sync(self, now: int) -> None:
         """Renew and rebalance the shard leases, apply what changed and load the shards gained."""
         lease_ms = int(self.leases.lease_s * 1000)
-        leases = await self.db.run(sync_shards, self.kind, self.leases.owner, now, lease_ms, self.shards)
+        since = self.synced_at - CHANGE_MARGIN_MS if self.synced_at else None
+        synced = await self.db.run(
+            sync_with_changes,
+            self.kind,
+            self.leases.owner,
+            now,
+            lease_ms,
+            self.shards,
+            since,
+            kind_changed_since,
+        )
+        leases = synced.leases
         if leases.lost:
             for slot in self.held.slots_in(set(leases.lost)):
                 self.held.drop(self.held.ids[slot])
         self.shards, self.surplus = leases.held, leases.surplus
-        if self.synced_at:
-            since = self.synced_at - CHANGE_MARGIN_MS
-            current = leases.held - leases.gained  # the gained shards are loaded whole below
-            for row in await self.db.read(kind_changed_since, self.kind, since):
-                if shard_of(row.id) not in current:
-                    continue
-                held_at = self.held.slot_of.get(row.id)
-                if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
-                    continue
-                self.held.drop(row.id)
-                if row.status == ACTIVE:
-                    self._take(row)
-            for agent_id in await self.db.read(deleted_since, self.kind, since):
-                self.held.drop(agent_id)
+        current = leases.held - leases.gained  # the gained shards are loaded whole below
+        for row in synced.changed:
+            if shard_of(row.id) not in current:
+                continue
+            held_at = self.held.slot_of.get(row.id)
+            if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
+                continue
+            self.held.drop(row.id)
+            if row.status == ACTIVE:
+                self._take(row)
+        for agent_id in synced.deleted:
+            self.held.drop(agent_id)
         self.synced_at = now
         gained = sorted(leases.gained)
         for start in range(0, len(gained), LOAD_SHARDS_PER_STEP):

@@ -27,7 +27,7 @@ from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
 from storage.passes import HeldRow, agents_by_id, changed_since, load_shards, write_held
-from storage.shards import deleted_since, release_shards, shard_of, sync_shards
+from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import HeldPrices, Previous, previous_of
 from watchers.evaluation.index import Direction, Move, ThresholdIndex
@@ -158,26 +158,28 @@ class PriceWatcher:
     async def _sync(self, now: int) -> frozenset[int]:
         """Renew and rebalance the shard leases and apply what changed; returns the shards gained."""
         lease_ms = int(self.leases.lease_s * 1000)
-        leases = await self.db.run(sync_shards, PRICE_KIND, self.leases.owner, now, lease_ms, self.shards)
+        since = self.synced_at - CHANGE_MARGIN_MS if self.synced_at else None
+        synced = await self.db.run(
+            sync_with_changes, PRICE_KIND, self.leases.owner, now, lease_ms, self.shards, since, changed_since
+        )
+        leases = synced.leases
         if leases.lost:
             for slot in self.held.slots_in(set(leases.lost)):
                 self._drop(self.held.ids[slot])
         self.shards = leases.held
         self.surplus = leases.surplus
-        if self.synced_at:
-            since = self.synced_at - CHANGE_MARGIN_MS
-            current = leases.held - leases.gained  # the gained shards are loaded whole
-            for row in await self.db.read(changed_since, PRICE_KIND, since):
-                if shard_of(row.id) not in current:
-                    continue
-                held_at = self.held.slot_of.get(row.id)
-                if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
-                    continue
-                self._drop(row.id)
-                if row.status == ACTIVE:
-                    self._take(row)
-            for agent_id in await self.db.read(deleted_since, PRICE_KIND, since):
-                self._drop(agent_id)
+        current = leases.held - leases.gained  # the gained shards are loaded whole
+        for row in synced.changed:
+            if shard_of(row.id) not in current:
+                continue
+            held_at = self.held.slot_of.get(row.id)
+            if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
+                continue
+            self._drop(row.id)
+            if row.status == ACTIVE:
+                self._take(row)
+        for agent_id in synced.deleted:
+            self._drop(agent_id)
         self.synced_at = now
         return leases.gained
 
