@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from storage.agents import Agent, agent_from_row
 from storage.bulk import select_in
 from storage.evaluation import agent_checks
-from storage.passes import rows_changed_since, shard_rows
+from storage.passes import rows_changed_since, rows_with_ids, shard_rows
 from storage.schema import agents
 
 
@@ -62,6 +62,11 @@ def load_kind_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list
 def kind_changed_since(conn: Connection, kind: str, since: int) -> list[KindRow]:
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
     return rows_changed_since(conn, _COLUMNS, KindRow, kind, since)
+
+
+def kind_rows_with_ids(conn: Connection, kind: str, ids: Sequence[str]) -> list[KindRow]:
+    """The agents of `kind` with these ids, as a watcher holds them."""
+    return rows_with_ids(conn, _COLUMNS, KindRow, kind, ids)
 
 
 def agents_with_ids(conn: Connection, ids: Sequence[str]) -> list[Agent]:

@@ -75,6 +75,18 @@ def rows_changed_since(
     return [make(*row) for row in conn.execute(query)]
 
 
+def rows_with_ids(
+    conn: Connection, columns: Sequence[Any], make: Callable[..., Any], kind: str, ids: Sequence[str]
+) -> list[Any]:
+    """`columns` of the agents of `kind` with these ids (those that still exist, in any status), each row
+    made by `make`: a watcher reads back the agents whose outcomes it could not write."""
+    found: list[Any] = []
+    for start in range(0, len(ids), CHUNK):
+        query = _joined(columns).where(agents.c.kind == kind, agents.c.id.in_(ids[start : start + CHUNK]))
+        found += [make(*row) for row in conn.execute(query)]
+    return found
+
+
 def _joined(columns: Sequence[Any]) -> sa.Select[Any]:
     joined = agents.outerjoin(agent_checks, agent_checks.c.agent_id == agents.c.id)
     return sa.select(*columns).select_from(joined)
@@ -88,6 +100,11 @@ def load_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list[Held
 def changed_since(conn: Connection, kind: str, since: int) -> list[HeldRow]:
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
     return rows_changed_since(conn, _HELD_COLUMNS, HeldRow, kind, since)
+
+
+def held_with_ids(conn: Connection, kind: str, ids: Sequence[str]) -> list[HeldRow]:
+    """The agents of `kind` with these ids, as a watcher holds them."""
+    return rows_with_ids(conn, _HELD_COLUMNS, HeldRow, kind, ids)
 
 
 def agents_by_id(conn: Connection, ids: Sequence[str]) -> list[Agent]:

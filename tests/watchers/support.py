@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from engine.agents import Compiled, compile_request, parse_create_body, render_typed
 from engine.agents.kinds import new_agent_id, parse_agent_id, storage_type
 from engine.registry import load_registry
-from storage import Database, accounts
+from storage import Database, StorageError, accounts
 from storage import agents as store
 from storage.events import Event
 from storage.schema import events
@@ -169,3 +169,22 @@ def price_agent(**fields: Any) -> dict[str, Any]:
 
 
 Step = Callable[[], Any]
+
+
+class FailingWrites:
+    """The watcher's store, whose next pass write fails: before its transaction commits, or after (the
+    commit happened and its answer was lost)."""
+
+    def __init__(self, db: Database, *, committed: bool) -> None:
+        self.db, self.committed, self.failing = db, committed, False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if not (self.failing and fn.__name__ == "write_held"):
+            return await self.db.run(fn, *args)
+        self.failing = False
+        if self.committed:
+            await self.db.run(fn, *args)
+        raise StorageError("storage unavailable: OperationalError")

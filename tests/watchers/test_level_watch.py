@@ -14,7 +14,7 @@ import trio
 
 from bench._aave_rpc import AaveNode
 from engine.registry import load_registry
-from storage import Database
+from storage import Database, StorageError
 from storage import agents as store
 from storage.evaluation import check_memory
 from storage.events import Event
@@ -22,6 +22,7 @@ from storage.shards import SHARDS
 from tests.watchers.support import (
     MINUTE_MS,
     POOL,
+    FailingWrites,
     Market,
     Wall,
     create,
@@ -65,6 +66,29 @@ async def test_yield_agent_fires_on_each_crossing_and_only_changes_are_written(d
     assert fired[0].trigger["headline"].endswith("now 5.2%")
     stored = database.transaction(store.get_agent, tenant_id, agent.id)
     assert stored is not None and stored.last_checked_at == wall.now - 5 * MINUTE_MS  # the shard's stamp
+
+
+@pytest.mark.parametrize("committed", [False, True], ids=["rolled-back", "committed-answer-lost"])
+async def test_a_crossing_whose_write_failed_fires_once_at_the_next_pass(
+    database: Database, committed: bool
+) -> None:
+    market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
+    agent = create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
+    store_ = FailingWrites(database, committed=committed)
+    async with market.client() as http:
+        w = watcher(store_, market.reader(http), wall)  # type: ignore[arg-type]
+        for apy, failing in (("4.5", False), ("5.2", True), ("5.3", False), ("5.4", False)):
+            market.apys[POOL] = Decimal(apy)
+            store_.failing = failing
+            if failing:
+                with pytest.raises(StorageError):
+                    await w.run_once()
+                assert len(stored_events(database, agent.id)) == (1 if committed else 0)
+            else:
+                await w.run_once()
+            wall.now += 5 * MINUTE_MS
+    fired = stored_events(database, agent.id)
+    assert len(fired) == 1 and fired[0].type == "agent.triggered"
 
 
 async def test_a_crossing_of_an_agent_with_no_check_memory_stored_writes_none(database: Database) -> None:

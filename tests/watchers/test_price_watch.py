@@ -9,12 +9,22 @@ import pytest
 import sqlalchemy as sa
 import trio
 
-from storage import Database, sqlalchemy_url
+from storage import Database, StorageError, sqlalchemy_url
 from storage import agents as store
 from storage.evaluation import check_memory
 from storage.shards import release_shards
 from tests.support.postgres import pg_schema, postgres_available
-from tests.watchers.support import MINUTE_MS, WALLET, Market, Wall, create, price_agent, stored_events, tenant
+from tests.watchers.support import (
+    MINUTE_MS,
+    WALLET,
+    FailingWrites,
+    Market,
+    Wall,
+    create,
+    price_agent,
+    stored_events,
+    tenant,
+)
 from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
 
 
@@ -186,6 +196,26 @@ async def test_restart_neither_refires_nor_loses_a_crossing(database: Database) 
         Decimal("3100"),
         Decimal("3200"),
     ]
+
+
+@pytest.mark.parametrize("committed", [False, True], ids=["rolled-back", "committed-answer-lost"])
+async def test_a_crossing_whose_write_failed_fires_once_at_the_next_pass(
+    database: Database, committed: bool
+) -> None:
+    market, wall = Market(), Wall()
+    agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
+    store_ = FailingWrites(database, committed=committed)
+    async with market.client() as http:
+        w = watcher(store_, market, http, wall)  # type: ignore[arg-type]
+        await tick(w, market, wall, "2900")
+        store_.failing = True
+        with pytest.raises(StorageError):
+            await tick(w, market, wall, "3100")
+        assert len(stored_events(database, agent.id)) == (1 if committed else 0)
+        await tick(w, market, wall, "3150")  # the store is back: the crossing is written now, or was
+        await tick(w, market, wall, "3200")
+    fired = stored_events(database, agent.id)
+    assert [e.trigger["price_at_trigger"] for e in fired] == [Decimal("3100" if committed else "3150")]
 
 
 async def test_paused_agent_is_not_evaluated_and_resumes_with_a_new_baseline(database: Database) -> None:

@@ -25,7 +25,13 @@ from engine.agents import EdgeState, step
 from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
-from storage.kind_rows import KindRow, agents_with_ids, kind_changed_since, load_kind_shards
+from storage.kind_rows import (
+    KindRow,
+    agents_with_ids,
+    kind_changed_since,
+    kind_rows_with_ids,
+    load_kind_shards,
+)
 from storage.passes import write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
@@ -74,6 +80,8 @@ class LevelWatcher:
         self.surplus: frozenset[int] = frozenset()
         # The last value read of each source: a crossing's previous value.
         self.last: dict[int, Decimal] = {}
+        # Agents stepped by a pass whose write failed, to hold again from the store at the next pass.
+        self.unwritten: set[str] = set()
         self.synced_at = 0
         self.passes = 0
 
@@ -131,6 +139,11 @@ class LevelWatcher:
                 self._take(row)
         for agent_id in synced.deleted:
             self.held.drop(agent_id)
+        if self.unwritten:
+            for row in await self.db.read(kind_rows_with_ids, self.kind, sorted(self.unwritten)):
+                if shard_of(row.id) in current and row.status == ACTIVE and row.id not in self.held:
+                    self._take(row)
+            self.unwritten.clear()
         self.synced_at = now
         gained = sorted(leases.gained)
         for start in range(0, len(gained), LOAD_SHARDS_PER_STEP):
@@ -269,7 +282,16 @@ class LevelWatcher:
     async def _write(self, outcomes: list[Outcome]) -> int:
         if not outcomes:
             return 0
-        written = set(await self.db.run(write_held, self.kind, self.leases.owner, outcomes))
+        try:
+            written = set(await self.db.run(write_held, self.kind, self.leases.owner, outcomes))
+        except StorageError:
+            # Their states moved in memory but nothing of it was stored (or it was and the answer was
+            # lost): held again from the store, they are stepped from what it has, so a crossing fires
+            # once it can be written and never twice (the restart rule).
+            for outcome in outcomes:
+                self.held.drop(outcome.agent_id)
+                self.unwritten.add(outcome.agent_id)
+            raise
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
         for outcome in outcomes:

@@ -26,7 +26,7 @@ from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
-from storage.passes import HeldRow, agents_by_id, changed_since, load_shards, write_held
+from storage.passes import HeldRow, agents_by_id, changed_since, held_with_ids, load_shards, write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import HeldPrices, Previous, previous_of
@@ -111,6 +111,8 @@ class PriceWatcher:
         self.marked: dict[str, set[int]] = defaultdict(set)
         self.degraded: set[int] = set()
         self.failures: dict[str, int] = defaultdict(int)
+        # Agents stepped by a pass whose write failed, to hold again from the store at the next pass.
+        self.unwritten: set[str] = set()
         self.synced_at = 0
         self.passes = 0
 
@@ -180,6 +182,11 @@ class PriceWatcher:
                 self._take(row)
         for agent_id in synced.deleted:
             self._drop(agent_id)
+        if self.unwritten:
+            for row in await self.db.read(held_with_ids, PRICE_KIND, sorted(self.unwritten)):
+                if shard_of(row.id) in current and row.status == ACTIVE and row.id not in self.held:
+                    self._take(row)
+            self.unwritten.clear()
         self.synced_at = now
         return leases.gained
 
@@ -222,7 +229,16 @@ class PriceWatcher:
     async def _write(self, outcomes: list[Outcome]) -> int:
         if not outcomes:
             return 0
-        written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes))
+        try:
+            written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes))
+        except StorageError:
+            # The index moved these agents past the price but nothing of it was stored (or it was and the
+            # answer was lost): held again from the store, they are stepped from what it has, so the
+            # crossing fires once it can be written and never twice (the restart rule).
+            for outcome in outcomes:
+                self._drop(outcome.agent_id)
+                self.unwritten.add(outcome.agent_id)
+            raise
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
         for outcome in outcomes:
