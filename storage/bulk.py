@@ -21,22 +21,41 @@ def _sqlite(conn: Connection) -> bool:
     return conn.dialect.name == "sqlite"
 
 
-def _json(ids: Sequence[str]) -> str:
+def _json(ids: Sequence[str] | Sequence[int]) -> str:
     return simplejson.dumps(ids, separators=(",", ":"))
 
 
-def in_ids(conn: Connection, column: str, ids: Sequence[str]) -> tuple[str, list[Any]]:
-    """A predicate `column` is one of `ids`, and its one parameter."""
+def in_ids(
+    conn: Connection, column: str, ids: Sequence[str] | Sequence[int], array: str = "text[]"
+) -> tuple[str, list[Any]]:
+    """A predicate `column` is one of `ids` (strings, or integers with array "int[]"), and its one
+    parameter."""
     if _sqlite(conn):
         return f"{column} IN (SELECT value FROM json_each(?))", [_json(ids)]
-    return f"{column} = ANY(%b::text[])", [list(ids)]
+    return f"{column} = ANY(%b::{array})", [list(ids)]
+
+
+def marks(conn: Connection, sql: str) -> str:
+    """`sql` written with ? placeholders, in the driver's own (%s on PostgreSQL)."""
+    return sql if _sqlite(conn) else sql.replace("?", "%s")
 
 
 def select_in(
-    conn: Connection, sql: str, column: str, ids: Sequence[str], tail: str = ""
+    conn: Connection,
+    sql: str,
+    column: str,
+    ids: Sequence[str] | Sequence[int],
+    tail: str = "",
+    *,
+    where: str = "",
+    params: Sequence[Any] = (),
+    array: str = "text[]",
 ) -> CursorResult[Any]:
-    """Run `sql` WHERE `column` is one of `ids` (then `tail`, e.g. FOR UPDATE on PostgreSQL)."""
-    predicate, params = in_ids(conn, column, ids)
+    """Run `sql` WHERE `column` is one of `ids` (and `where`, with ? placeholders for `params`), then
+    `tail`, e.g. FOR UPDATE on PostgreSQL."""
+    predicate, values = in_ids(conn, column, ids, array)
     if _sqlite(conn):
         tail = ""  # SQLite's one writer already excludes the others; it has no row locks
-    return conn.exec_driver_sql(f"{sql} WHERE {predicate} {tail}", tuple(params))
+    if where:
+        predicate = f"{marks(conn, where)} AND {predicate}"
+    return conn.exec_driver_sql(f"{sql} WHERE {predicate} {tail}", (*params, *values))

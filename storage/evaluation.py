@@ -47,6 +47,11 @@ class CheckMemory:
     samples: str | None = None
 
 
+# The check memory of a check that succeeded and keeps no samples: one shared value, so a pass writing
+# thousands of outcomes compares them by identity.
+CLEAR = CheckMemory()
+
+
 @dataclass(frozen=True)
 class Leased:
     """An agent taken for evaluation, with its check memory."""

@@ -17,9 +17,9 @@ from sqlalchemy.engine import Connection
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
 from storage.bulk import in_ids, select_in
-from storage.evaluation import CheckMemory, Outcome, agent_checks, save_memory
+from storage.evaluation import CLEAR, Outcome, agent_checks, save_memory
 from storage.events import ENDPOINT_ACTIVE, QUEUED, Event, new_delivery_id, trigger_text
-from storage.schema import agents, webhook_endpoints
+from storage.schema import agents
 from storage.shards import held_shards, shard_of
 
 # Bound on the ids of one IN list.
@@ -176,18 +176,17 @@ def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
 
 
-_CLEAR = CheckMemory()
-
-
 def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     # Nearly every check succeeds: one statement clears whatever memory those agents had (no row means
     # all zero), skipping those whose writer knows nothing is stored; the failed ones and those with
     # samples are saved one by one.
-    clear = [
-        o.agent_id
-        for o in outcomes
-        if o.memory == _CLEAR and o.last_error is None and not o.memory_stored_clear
-    ]
+    clear, kept = [], []
+    for outcome in outcomes:
+        if outcome.last_error is None and (outcome.memory is CLEAR or outcome.memory == CLEAR):
+            if not outcome.memory_stored_clear:
+                clear.append(outcome.agent_id)
+        else:
+            kept.append(outcome)
     if clear:
         predicate, params = in_ids(conn, "agent_id", clear)
         conn.exec_driver_sql(
@@ -196,9 +195,8 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
             " OR samples IS NOT NULL)",
             tuple(params),
         )
-    for outcome in outcomes:
-        if outcome.memory != _CLEAR or outcome.last_error is not None:
-            save_memory(conn, outcome)
+    for outcome in kept:
+        save_memory(conn, outcome)
 
 
 def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> int:
@@ -224,15 +222,11 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
             for e, _ in recorded
         ],
     )
-    tenants = sorted({e.tenant_id for e, _ in recorded})
     endpoints: dict[str, list[str]] = defaultdict(list)
-    for start in range(0, len(tenants), CHUNK):
-        query = sa.select(webhook_endpoints.c.tenant_id, webhook_endpoints.c.id).where(
-            webhook_endpoints.c.tenant_id.in_(tenants[start : start + CHUNK]),
-            webhook_endpoints.c.status == ENDPOINT_ACTIVE,
-        )
-        for tenant_id, endpoint_id in conn.execute(query):
-            endpoints[tenant_id].append(endpoint_id)
+    tenants = sorted({e.tenant_id for e, _ in recorded})
+    query = "SELECT tenant_id, id FROM webhook_endpoints"
+    for row in select_in(conn, query, "tenant_id", tenants, where="status = ?", params=(ENDPOINT_ACTIVE,)):
+        endpoints[row.tenant_id].append(row.id)
     rows = [
         (new_delivery_id(), e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
         for e, deliver_at in recorded
@@ -296,8 +290,9 @@ def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outco
     if not outcomes:
         return []
     at = max(outcome.checked_at for outcome in outcomes)
-    held = held_shards(conn, kind, owner, at, {shard_of(o.agent_id) for o in outcomes})
-    mine = [o for o in outcomes if shard_of(o.agent_id) in held]
+    shards = [shard_of(o.agent_id) for o in outcomes]
+    held = held_shards(conn, kind, owner, at, set(shards))
+    mine = [o for o, shard in zip(outcomes, shards, strict=True) if shard in held]
     # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
     if mine and all(o.edge_state is not None for o in mine):
         kept = _write_guarded(conn, kind, mine)

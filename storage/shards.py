@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from storage.bulk import select_in
 from storage.schema import agent_deletions, watch_members, watch_shards
 
 # How many shards a kind is split into: enough to spread over replicas evenly and to load a restart in
@@ -163,17 +164,17 @@ def release_shards(conn: Connection, kind: str, owner: str, shards: Iterable[int
 def held_shards(conn: Connection, kind: str, owner: str, now: int, shards: Collection[int]) -> set[int]:
     """Which of `shards` `owner` still holds at `now`, locked against a takeover until this transaction
     ends (PostgreSQL; SQLite's writer lock already excludes one)."""
-    query = (
-        sa.select(watch_shards.c.shard)
-        .where(
-            watch_shards.c.kind == kind,
-            watch_shards.c.owner == owner,
-            watch_shards.c.lease_until >= now,
-            watch_shards.c.shard.in_(sorted(shards)),
-        )
-        .with_for_update(read=True)
+    found = select_in(
+        conn,
+        "SELECT shard FROM watch_shards",
+        "shard",
+        sorted(shards),
+        "FOR SHARE",
+        where="kind = ? AND owner = ? AND lease_until >= ?",
+        params=(kind, owner, now),
+        array="int[]",
     )
-    return set(conn.execute(query).scalars())
+    return set(found.scalars())
 
 
 def record_deletion(conn: Connection, agent_id: str, kind: str, now: int) -> None:

@@ -24,7 +24,7 @@ import trio
 from engine.agents import EdgeState, step
 from storage import Database, StorageError
 from storage.agents import ACTIVE
-from storage.evaluation import CheckMemory, Outcome
+from storage.evaluation import CLEAR, CheckMemory, Outcome
 from storage.kind_rows import (
     KindRow,
     agents_with_ids,
@@ -215,9 +215,8 @@ class LevelWatcher:
 
     def _outcome(self, slot: int, now: int, state: str | None, stored_clear: bool = False) -> Outcome:
         held = self.held
-        memory = CheckMemory()
         return Outcome(
-            held.ids[slot], held.updated_at[slot], now, state, memory, memory_stored_clear=stored_clear
+            held.ids[slot], held.updated_at[slot], now, state, CLEAR, memory_stored_clear=stored_clear
         )
 
     async def _events(
@@ -250,7 +249,7 @@ class LevelWatcher:
             before = EdgeState(baseline_set=True, last_value=previous, last_met=False)
             _, fired = step(spec.rule, before, value)
             events = () if fired is None else (event_for(agent, TRIGGERED, fired_trigger(spec, fired), now),)
-            memory = CheckMemory()
+            memory = CLEAR
             outcome = Outcome(
                 agent.id,
                 held.updated_at[slot],

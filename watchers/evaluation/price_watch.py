@@ -24,7 +24,7 @@ from engine.agents import EdgeState, Fired, LevelRule, PercentMoveRule, step
 from engine.agents.scan import display
 from storage import Database, StorageError
 from storage.agents import ACTIVE
-from storage.evaluation import CheckMemory, Outcome
+from storage.evaluation import CLEAR, CheckMemory, Outcome
 from storage.events import Event, new_event_id
 from storage.passes import HeldRow, agents_by_id, changed_since, held_with_ids, load_shards, write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
@@ -50,8 +50,6 @@ _HUNDRED = Decimal(100)
 # Changes are read from this long before the last pass: a change committed late (its transaction began
 # before the last pass read, or another replica's clock runs behind) is still seen.
 CHANGE_MARGIN_MS = 60_000
-# The check memory of a check that succeeded (one shared value: a pass builds thousands of outcomes).
-_CLEAR = CheckMemory()
 # Shards loaded per step when shards are gained (a restart loads all of them): bounds the rows in flight.
 LOAD_SHARDS_PER_STEP = 16
 
@@ -317,7 +315,7 @@ class PriceWatcher:
             held.updated_at[slot],
             now,
             state,
-            _CLEAR,
+            CLEAR,
             events=events,
             memory_stored_clear=stored_clear,
         )
