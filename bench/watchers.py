@@ -10,7 +10,8 @@ delivery. Then one watcher starts as `intentgate serve` does (its garbage collec
 1. its first pass claims every shard and loads every agent: the restart figure;
 2. steady passes alternate an "up" tick (one agent per asset fires: events and deliveries written) and a
    "down" tick (the same agents re-arm: edge states written); prices come from the real CoinGecko client
-   over an in-process transport, so the pass pays for the requests' JSON but not for a network;
+   over an in-process transport, so the pass pays for the requests' JSON but not for a network; each
+   committed event is published to the live streams as `intentgate serve` does (nobody subscribed);
 3. baseline, same run: the pass's own writes alone (the up pass's edge states, events and deliveries in one
    transaction, built beforehand): the floor any pass writing them pays on this store;
 4. second line: the threshold index alone on the same held agents (apply one tick of prices, nothing read
@@ -57,6 +58,7 @@ from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
 from storage.passes import write_held
 from watchers.evaluation import CheckSettings, LeaseSettings, MarketReader, PriceWatcher
+from watchers.fanout.hub import Streams
 from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
 
 # Targets (docs/performance.md).
@@ -131,10 +133,18 @@ async def production(db: Database, args: argparse.Namespace) -> None:
         prices = CoinGeckoPrices(PriceSettings(base_url="https://prices.bench/api/v3"), http=http)
         reader = MarketReader(load_registry(), prices=prices)
         leases = LeaseSettings(owner="bench-a", lease_s=900)
+        # What `intentgate serve` hands the watchers: each committed event goes to the live streams
+        # (here with no one subscribed).
+        streams = Streams(db)
 
         def make(owner: str) -> PriceWatcher:
             return PriceWatcher(
-                db, reader, lambda: wall[0], LeaseSettings(owner, leases.lease_s), CheckSettings()
+                db,
+                reader,
+                lambda: wall[0],
+                LeaseSettings(owner, leases.lease_s),
+                CheckSettings(),
+                on_recorded=streams.publish,
             )
 
         if args.replicas == 2:
