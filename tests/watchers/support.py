@@ -171,20 +171,35 @@ def price_agent(**fields: Any) -> dict[str, Any]:
 Step = Callable[[], Any]
 
 
-class FailingWrites:
-    """The watcher's store, whose next pass write fails: before its transaction commits, or after (the
-    commit happened and its answer was lost)."""
+class FailingStore:
+    """The watcher's store, where one chosen call fails: the `skip + 1`-th call of the store function
+    named `name` from now on raises StorageError, before its transaction commits or, with `committed`,
+    after it (the commit happened and its answer was lost)."""
 
-    def __init__(self, db: Database, *, committed: bool) -> None:
-        self.db, self.committed, self.failing = db, committed, False
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.name: str | None = None
+        self.skip, self.committed = 0, False
+
+    def fail(self, name: str, *, skip: int = 0, committed: bool = False) -> None:
+        self.name, self.skip, self.committed = name, skip, committed
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.db, name)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if not (self.failing and fn.__name__ == "write_held"):
-            return await self.db.run(fn, *args)
-        self.failing = False
+        return await self._call(self.db.run, fn, args)
+
+    async def read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._call(self.db.read, fn, args)
+
+    async def _call(self, call: Callable[..., Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        if fn.__name__ != self.name:
+            return await call(fn, *args)
+        if self.skip:
+            self.skip -= 1
+            return await call(fn, *args)
+        self.name = None
         if self.committed:
-            await self.db.run(fn, *args)
+            await call(fn, *args)
         raise StorageError("storage unavailable: OperationalError")

@@ -22,7 +22,7 @@ from storage.shards import SHARDS
 from tests.watchers.support import (
     MINUTE_MS,
     POOL,
-    FailingWrites,
+    FailingStore,
     Market,
     Wall,
     create,
@@ -68,19 +68,63 @@ async def test_yield_agent_fires_on_each_crossing_and_only_changes_are_written(d
     assert stored is not None and stored.last_checked_at == wall.now - 5 * MINUTE_MS  # the shard's stamp
 
 
+async def test_a_crossing_fires_at_the_next_pass_when_reading_its_agent_failed(database: Database) -> None:
+    market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
+    agent = create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
+    store_ = FailingStore(database)
+    async with market.client() as http:
+        w = watcher(store_, market.reader(http), wall)  # type: ignore[arg-type]
+        await w.run_once()
+        wall.now += 5 * MINUTE_MS
+        market.apys[POOL] = Decimal("5.2")
+        store_.fail("agents_with_ids")  # the crossing's event needs the stored agent
+        with pytest.raises(StorageError):
+            await w.run_once()
+        for apy in ("5.3", "5.4"):
+            wall.now += 5 * MINUTE_MS
+            market.apys[POOL] = Decimal(apy)
+            await w.run_once()
+    fired = stored_events(database, agent.id)
+    assert len(fired) == 1 and fired[0].type == "agent.triggered"
+
+
+async def test_shards_whose_load_failed_are_loaded_at_the_next_pass(database: Database) -> None:
+    market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
+    tenant_id = tenant(database)
+    for _ in range(40):  # spread over the shards, so the load takes several steps; made a day ago, so
+        # the reads of recent changes do not bring them in
+        create(
+            database, tenant_id, yield_agent(condition="above", threshold="5"), wall.now - 24 * 60 * MINUTE_MS
+        )
+    store_ = FailingStore(database)
+    store_.fail("load_kind_shards", skip=1)  # the load's second step
+    async with market.client() as http:
+        w = watcher(store_, market.reader(http), wall)  # type: ignore[arg-type]
+        with pytest.raises(StorageError):
+            await w.run_once()
+        assert len(w.held) < 40
+        wall.now += 5 * MINUTE_MS
+        await w.run_once()
+        assert len(w.held) == 40
+        wall.now += 5 * MINUTE_MS
+        market.apys[POOL] = Decimal("5.2")
+        await w.run_once()
+    assert len(stored_events(database)) == 40
+
+
 @pytest.mark.parametrize("committed", [False, True], ids=["rolled-back", "committed-answer-lost"])
 async def test_a_crossing_whose_write_failed_fires_once_at_the_next_pass(
     database: Database, committed: bool
 ) -> None:
     market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
     agent = create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
-    store_ = FailingWrites(database, committed=committed)
+    store_ = FailingStore(database)
     async with market.client() as http:
         w = watcher(store_, market.reader(http), wall)  # type: ignore[arg-type]
         for apy, failing in (("4.5", False), ("5.2", True), ("5.3", False), ("5.4", False)):
             market.apys[POOL] = Decimal(apy)
-            store_.failing = failing
             if failing:
+                store_.fail("write_held", committed=committed)
                 with pytest.raises(StorageError):
                     await w.run_once()
                 assert len(stored_events(database, agent.id)) == (1 if committed else 0)

@@ -17,7 +17,7 @@ from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import (
     MINUTE_MS,
     WALLET,
-    FailingWrites,
+    FailingStore,
     Market,
     Wall,
     create,
@@ -204,11 +204,11 @@ async def test_a_crossing_whose_write_failed_fires_once_at_the_next_pass(
 ) -> None:
     market, wall = Market(), Wall()
     agent = create(database, tenant(database), price_agent(condition="above", threshold="3000"), wall.now)
-    store_ = FailingWrites(database, committed=committed)
+    store_ = FailingStore(database)
     async with market.client() as http:
         w = watcher(store_, market, http, wall)  # type: ignore[arg-type]
         await tick(w, market, wall, "2900")
-        store_.failing = True
+        store_.fail("write_held", committed=committed)
         with pytest.raises(StorageError):
             await tick(w, market, wall, "3100")
         assert len(stored_events(database, agent.id)) == (1 if committed else 0)
@@ -216,6 +216,50 @@ async def test_a_crossing_whose_write_failed_fires_once_at_the_next_pass(
         await tick(w, market, wall, "3200")
     fired = stored_events(database, agent.id)
     assert [e.trigger["price_at_trigger"] for e in fired] == [Decimal("3100" if committed else "3150")]
+
+
+async def test_a_crossing_fires_at_the_next_pass_when_a_read_after_the_stepping_failed(
+    database: Database,
+) -> None:
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    eth = create(database, tenant_id, price_agent(condition="above", threshold="3000"), wall.now)
+    btc = price_agent(asset_symbol="BTC", coingecko_id="bitcoin", condition="above", threshold="1")
+    create(database, tenant_id, btc, wall.now)  # bitcoin has no price: its failures count each pass
+    store_ = FailingStore(database)
+    async with market.client() as http:
+        w = watcher(store_, market, http, wall)  # type: ignore[arg-type]
+        for _ in range(3):  # the load, then two failed checks of bitcoin
+            await tick(w, market, wall, "2900")
+        # The third failure degrades the bitcoin agent, whose event needs the stored agent: that read
+        # fails, in the pass where ethereum crosses.
+        store_.fail("agents_by_id")
+        with pytest.raises(StorageError):
+            await tick(w, market, wall, "3100")
+        await tick(w, market, wall, "3100")
+        await tick(w, market, wall, "3150")
+    fired = [e for e in stored_events(database, eth.id) if e.type == "agent.triggered"]
+    assert [e.trigger["price_at_trigger"] for e in fired] == [Decimal("3100")]
+
+
+async def test_shards_whose_load_failed_are_loaded_at_the_next_pass(database: Database) -> None:
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    for i in range(40):  # spread over the shards, so the load takes several steps; made a day ago, so
+        # the reads of recent changes do not bring them in
+        body = price_agent(condition="above", threshold=str(3000 + i))
+        create(database, tenant_id, body, wall.now - 24 * 60 * MINUTE_MS)
+    store_ = FailingStore(database)
+    store_.fail("load_shards", skip=1)  # the load's second step
+    async with market.client() as http:
+        w = watcher(store_, market, http, wall)  # type: ignore[arg-type]
+        with pytest.raises(StorageError):
+            await tick(w, market, wall, "2900")
+        assert len(w.held) < 40
+        await tick(w, market, wall, "2900")
+        assert len(w.held) == 40
+        await tick(w, market, wall, "3100")  # past every level
+    assert len(stored_events(database)) == 40
 
 
 async def test_paused_agent_is_not_evaluated_and_resumes_with_a_new_baseline(database: Database) -> None:

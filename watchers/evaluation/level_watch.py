@@ -82,6 +82,8 @@ class LevelWatcher:
         self.last: dict[int, Decimal] = {}
         # Agents stepped by a pass whose write failed, to hold again from the store at the next pass.
         self.unwritten: set[str] = set()
+        # Shards gained whose agents are not loaded yet (a pass failed before it loaded them).
+        self.unloaded: set[int] = set()
         self.synced_at = 0
         self.passes = 0
 
@@ -127,7 +129,10 @@ class LevelWatcher:
             for slot in self.held.slots_in(set(leases.lost)):
                 self.held.drop(self.held.ids[slot])
         self.shards, self.surplus = leases.held, leases.surplus
-        current = leases.held - leases.gained  # the gained shards are loaded whole below
+        # Shards gained whose agents a failed pass did not load are loaded with this pass's.
+        gained = sorted(leases.gained | (self.unloaded & leases.held))
+        self.unloaded = set(gained)
+        current = leases.held - set(gained)  # the gained shards are loaded whole below
         for row in synced.changed:
             if shard_of(row.id) not in current:
                 continue
@@ -145,11 +150,11 @@ class LevelWatcher:
                     self._take(row)
             self.unwritten.clear()
         self.synced_at = now
-        gained = sorted(leases.gained)
         for start in range(0, len(gained), LOAD_SHARDS_PER_STEP):
             step_shards = gained[start : start + LOAD_SHARDS_PER_STEP]
             for row in await self.db.read(load_kind_shards, self.kind, step_shards):
                 self._take(row)
+            self.unloaded.difference_update(step_shards)
 
     async def run_once(self) -> int:
         """One pass; returns how many outcomes were written."""
@@ -161,7 +166,12 @@ class LevelWatcher:
         measured = {n: held.sources[n].measure(readings) for n in numbers}
         now = self.wall_ms()
         outcomes, firing, degrading = self._step(due, measured, now)
-        outcomes += await self._events(firing, degrading, measured, now)
+        stepped = [held.ids[slot] for slot, *_ in firing] + [held.ids[slot] for slot, _, _ in degrading]
+        try:
+            outcomes += await self._events(firing, degrading, measured, now)
+        except BaseException:
+            self._unwritten([outcome.agent_id for outcome in outcomes] + stepped)
+            raise
         for number, (value, _) in measured.items():
             if value is not None:
                 self.last[number] = value
@@ -283,13 +293,8 @@ class LevelWatcher:
             return 0
         try:
             written = set(await self.db.run(write_held, self.kind, self.leases.owner, outcomes))
-        except StorageError:
-            # Their states moved in memory but nothing of it was stored (or it was and the answer was
-            # lost): held again from the store, they are stepped from what it has, so a crossing fires
-            # once it can be written and never twice (the restart rule).
-            for outcome in outcomes:
-                self.held.drop(outcome.agent_id)
-                self.unwritten.add(outcome.agent_id)
+        except BaseException:
+            self._unwritten([outcome.agent_id for outcome in outcomes])
             raise
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
@@ -297,6 +302,14 @@ class LevelWatcher:
             if outcome.agent_id not in written:
                 self.held.drop(outcome.agent_id)  # shard lost or agent changed: reloaded when seen again
         return len(written)
+
+    def _unwritten(self, agent_ids: list[str]) -> None:
+        """The pass stepped these agents in memory but their write did not commit, or did and its answer
+        was lost: they are held again from the store at the next pass and stepped from what it has, so a
+        crossing fires once it can be written and never twice (the restart rule)."""
+        for agent_id in agent_ids:
+            self.held.drop(agent_id)
+            self.unwritten.add(agent_id)
 
     async def _hand_over(self) -> None:
         """Release the shards beyond this replica's share, now that this pass has checked their agents."""

@@ -111,6 +111,8 @@ class PriceWatcher:
         self.failures: dict[str, int] = defaultdict(int)
         # Agents stepped by a pass whose write failed, to hold again from the store at the next pass.
         self.unwritten: set[str] = set()
+        # Shards gained whose agents are not loaded yet (a pass failed before it loaded them).
+        self.unloaded: set[int] = set()
         self.synced_at = 0
         self.passes = 0
 
@@ -168,7 +170,9 @@ class PriceWatcher:
                 self._drop(self.held.ids[slot])
         self.shards = leases.held
         self.surplus = leases.surplus
-        current = leases.held - leases.gained  # the gained shards are loaded whole
+        gained = leases.gained | (self.unloaded & leases.held)
+        self.unloaded = set(gained)
+        current = leases.held - gained  # the gained shards are loaded whole
         for row in synced.changed:
             if shard_of(row.id) not in current:
                 continue
@@ -186,7 +190,7 @@ class PriceWatcher:
                     self._take(row)
             self.unwritten.clear()
         self.synced_at = now
-        return leases.gained
+        return gained
 
     async def run_once(self) -> int:
         """One pass; returns how many outcomes were written."""
@@ -199,15 +203,19 @@ class PriceWatcher:
         now = self.wall_ms()
         outcomes: list[Outcome] = []
         stepped: set[str] = set()
-        for move in self.index.apply_many(prices):
-            outcomes += self._crossed(move, now)
-            stepped.update(move.crossing.fired, move.crossing.rearmed)
-        for asset in prices:
-            self.failures.pop(asset, None)
-            outcomes += self._recovered(asset, stepped, now)
-        outcomes += self._first_checks(prices, now)
-        for asset, reason in missing.items():
-            outcomes += await self._failed(asset, reason, now)
+        try:
+            for move in self.index.apply_many(prices):
+                outcomes += self._crossed(move, now)
+                stepped.update(move.crossing.fired, move.crossing.rearmed)
+            for asset in prices:
+                self.failures.pop(asset, None)
+                outcomes += self._recovered(asset, stepped, now)
+            outcomes += self._first_checks(prices, now)
+            for asset, reason in missing.items():
+                outcomes += await self._failed(asset, reason, now)
+        except BaseException:
+            self._unwritten(outcomes)  # the reads of an outage's agents failed after the index moved
+            raise
         written = await self._write(outcomes)
         written += await self._load(gained, prices, missing)
         await self._hand_over()
@@ -229,13 +237,8 @@ class PriceWatcher:
             return 0
         try:
             written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes))
-        except StorageError:
-            # The index moved these agents past the price but nothing of it was stored (or it was and the
-            # answer was lost): held again from the store, they are stepped from what it has, so the
-            # crossing fires once it can be written and never twice (the restart rule).
-            for outcome in outcomes:
-                self._drop(outcome.agent_id)
-                self.unwritten.add(outcome.agent_id)
+        except BaseException:
+            self._unwritten(outcomes)
             raise
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
@@ -244,16 +247,26 @@ class PriceWatcher:
                 self._drop(outcome.agent_id)  # shard lost or agent changed: reloaded when it is seen again
         return len(written)
 
+    def _unwritten(self, outcomes: list[Outcome]) -> None:
+        """The pass stepped these agents in memory (the index moved them past the price) but their write
+        did not commit, or did and its answer was lost: they are held again from the store at the next
+        pass and stepped from what it has, so a crossing fires once it can be written and never twice
+        (the restart rule)."""
+        for outcome in outcomes:
+            self._drop(outcome.agent_id)
+            self.unwritten.add(outcome.agent_id)
+
     async def _load(self, gained: Iterable[int], prices: dict[str, Decimal], missing: dict[str, str]) -> int:
         """Hold the agents of the gained shards, step by step: read, price the assets the pass has not
-        read yet, step each agent once from its stored state, write those whose state changed."""
+        read yet, step each agent once from its stored state, write those whose state changed. Shards
+        not loaded when the pass fails are loaded by the next one."""
         shards = sorted(gained)
         written = 0
         for start in range(0, len(shards), LOAD_SHARDS_PER_STEP):
-            for row in await self.db.read(
-                load_shards, PRICE_KIND, shards[start : start + LOAD_SHARDS_PER_STEP]
-            ):
+            step_shards = shards[start : start + LOAD_SHARDS_PER_STEP]
+            for row in await self.db.read(load_shards, PRICE_KIND, step_shards):
                 self._take(row)
+            self.unloaded.difference_update(step_shards)
             unread = {
                 a for a, slots in self.waiting.items() if slots and a not in prices and a not in missing
             }
