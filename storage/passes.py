@@ -244,10 +244,11 @@ _SET_EDGE_GUARDED = (
     " AND +kind = ?"
 )
 # The same on PostgreSQL as one statement over arrays, naming the rows it wrote (bench/pg_writes.py; on
-# bench/watchers' 1M agents, 4 ms for a pass's 1,000 rows against 9 ms for as many pipelined UPDATEs). Arrays go in binary (%b): psycopg
-# escapes each element of a text-format array in Python, about 7 ms for 1,000 edge states. The `+ 0` and
-# `|| ''` keep the planner on the primary key: with the statistics of a freshly filled table it took the
-# index on (kind, status) and hashed every agent of the kind (400 ms at 1M agents).
+# bench/watchers' 1M agents, 4 ms for a pass's 1,000 rows against 9 ms for as many pipelined UPDATEs).
+# Arrays go in binary (%b): psycopg escapes each element of a text-format array in Python, about 7 ms for
+# 1,000 edge states. The `+ 0` and `|| ''` keep the planner on the primary key: with the statistics of a
+# freshly filled table it took the index on (kind, status) and hashed every agent of the kind (400 ms at
+# 1M agents).
 _SET_EDGE_GUARDED_PG = (
     "UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
     " FROM unnest(%b::text[], %b::text[], %b::bigint[], %b::bigint[]) AS v(id, edge_state, checked_at, read_at)"

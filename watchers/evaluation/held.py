@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, Collection, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from engine.agents import EdgeState
+from storage.agents import ACTIVE
 from storage.passes import HeldRow
 from storage.shards import shard_of
 from watchers.evaluation.index import Direction
@@ -166,6 +167,44 @@ class HeldSlots:
         """Slots of the held agents in `shards` (a walk over every slot: only when shards change hands)."""
         shard = self.shard
         return [slot for slot in self.slot_of.values() if shard[slot] in shards]
+
+
+class StoredRow(Protocol):
+    """What a held watcher reads of a changed agent to tell whether to hold it again."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def updated_at(self) -> int: ...
+
+
+Row = TypeVar("Row", bound=StoredRow)
+
+
+def follow_changes(
+    held: HeldSlots,
+    changed: Iterable[Row],
+    deleted: Iterable[str],
+    current: Collection[int],
+    drop: Callable[[str], object],
+    take: Callable[[Row], None],
+) -> None:
+    """Bring the agents held of the `current` shards in line with the store: an agent changed since it
+    was read (created, paused, resumed, edited) is dropped and, while active, held again from its row;
+    a deleted one is dropped. Rows of other shards are left to the load of their shard."""
+    for row in changed:
+        if shard_of(row.id) not in current:
+            continue
+        slot = held.slot_of.get(row.id)
+        if slot is not None and held.updated_at[slot] == row.updated_at:
+            continue
+        drop(row.id)
+        if row.status == ACTIVE:
+            take(row)
+    for agent_id in deleted:
+        drop(agent_id)
 
 
 class HeldPrices(HeldSlots):

@@ -35,6 +35,7 @@ from storage.kind_rows import (
 from storage.passes import write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
+from watchers.evaluation.held import follow_changes
 from watchers.evaluation.held_levels import MAX_FAILURES, MET, NOT_MET, HeldLevels
 from watchers.evaluation.price_watch import CHANGE_MARGIN_MS, LOAD_SHARDS_PER_STEP, level_state_json
 from watchers.evaluation.readings import MarketReader
@@ -133,17 +134,7 @@ class LevelWatcher:
         gained = sorted(leases.gained | (self.unloaded & leases.held))
         self.unloaded = set(gained)
         current = leases.held - set(gained)  # the gained shards are loaded whole below
-        for row in synced.changed:
-            if shard_of(row.id) not in current:
-                continue
-            held_at = self.held.slot_of.get(row.id)
-            if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
-                continue
-            self.held.drop(row.id)
-            if row.status == ACTIVE:
-                self._take(row)
-        for agent_id in synced.deleted:
-            self.held.drop(agent_id)
+        follow_changes(self.held, synced.changed, synced.deleted, current, self.held.drop, self._take)
         if self.unwritten:
             for row in await self.db.read(kind_rows_with_ids, self.kind, sorted(self.unwritten)):
                 if shard_of(row.id) in current and row.status == ACTIVE and row.id not in self.held:

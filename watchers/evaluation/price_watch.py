@@ -29,7 +29,7 @@ from storage.events import Event, new_event_id
 from storage.passes import HeldRow, agents_by_id, changed_since, held_with_ids, load_shards, write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
-from watchers.evaluation.held import HeldPrices, Previous, previous_of
+from watchers.evaluation.held import HeldPrices, Previous, follow_changes, previous_of
 from watchers.evaluation.index import Direction, Move, ThresholdIndex
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import EventsRecorded, LeaseSettings, recorded_events
@@ -173,17 +173,7 @@ class PriceWatcher:
         gained = leases.gained | (self.unloaded & leases.held)
         self.unloaded = set(gained)
         current = leases.held - gained  # the gained shards are loaded whole
-        for row in synced.changed:
-            if shard_of(row.id) not in current:
-                continue
-            held_at = self.held.slot_of.get(row.id)
-            if held_at is not None and self.held.updated_at[held_at] == row.updated_at:
-                continue
-            self._drop(row.id)
-            if row.status == ACTIVE:
-                self._take(row)
-        for agent_id in synced.deleted:
-            self._drop(agent_id)
+        follow_changes(self.held, synced.changed, synced.deleted, current, self._drop, self._take)
         if self.unwritten:
             for row in await self.db.read(held_with_ids, PRICE_KIND, sorted(self.unwritten)):
                 if shard_of(row.id) in current and row.status == ACTIVE and row.id not in self.held:
