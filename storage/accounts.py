@@ -56,6 +56,14 @@ class LedgerEntry:
     at: int
 
 
+def lock_tenant(conn: Connection, tenant_id: str) -> None:
+    """Serialise one tenant's quota checks (count, then insert) across PostgreSQL replicas. FOR NO KEY
+    UPDATE conflicts with another such lock but not with the key-share locks that foreign-key checks
+    take, so a watcher pass recording the tenant's events neither waits for a quota check nor holds one
+    up. SQLAlchemy leaves the clause out on SQLite, where BEGIN IMMEDIATE already holds the write lock."""
+    conn.execute(sa.select(tenants.c.id).where(tenants.c.id == tenant_id).with_for_update(key_share=True))
+
+
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 

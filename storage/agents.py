@@ -15,8 +15,9 @@ import simplejson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from storage.accounts import lock_tenant
 from storage.clock import wall_ms
-from storage.schema import agent_wallets, agents, tenants, watch_shards
+from storage.schema import agent_wallets, agents, watch_shards
 from storage.shards import record_deletion, shard_of
 
 # Public status vocabulary of every kind (contract: Agent status).
@@ -160,12 +161,6 @@ def select_agents() -> sa.Select[Any]:
     return sa.select(*_AGENT_COLUMNS)
 
 
-def _lock_tenant(conn: Connection, tenant_id: str) -> None:
-    # FOR UPDATE serialises quota checks of one tenant across PostgreSQL replicas; SQLAlchemy leaves it out
-    # on SQLite, where BEGIN IMMEDIATE has already taken the single write lock.
-    conn.execute(sa.select(tenants.c.id).where(tenants.c.id == tenant_id).with_for_update())
-
-
 def count_active(conn: Connection, tenant_id: str) -> int:
     """How many active agents the tenant has."""
     query = sa.select(sa.func.count()).where(agents.c.tenant_id == tenant_id, agents.c.status == ACTIVE)
@@ -173,7 +168,7 @@ def count_active(conn: Connection, tenant_id: str) -> int:
 
 
 def _check_quota(conn: Connection, tenant_id: str, active_limit: int) -> None:
-    _lock_tenant(conn, tenant_id)
+    lock_tenant(conn, tenant_id)
     if count_active(conn, tenant_id) >= active_limit:
         raise AgentQuotaExceeded(active_limit)
 

@@ -10,13 +10,14 @@ lease the same row; SQLite's BEGIN IMMEDIATE serialises the same transaction. A 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from storage.accounts import lock_tenant
 from storage.events import (
     DEAD,
     DELIVERED,
@@ -26,7 +27,7 @@ from storage.events import (
     Event,
     event_from_row,
 )
-from storage.schema import deliveries, delivery_attempts, events, tenants, webhook_endpoints
+from storage.schema import deliveries, delivery_attempts, events, webhook_endpoints
 
 # An endpoint removed by its tenant; kept so deliveries and attempts keep their rows.
 ENDPOINT_DELETED = "deleted"
@@ -155,8 +156,7 @@ def create_endpoint(
 
     The count and the insert share the transaction, under a lock on the tenant's row (PostgreSQL), so
     concurrent creates cannot pass the quota together."""
-    # SQLAlchemy leaves FOR UPDATE out on SQLite, where BEGIN IMMEDIATE already holds the write lock.
-    conn.execute(sa.select(tenants.c.id).where(tenants.c.id == tenant_id).with_for_update())
+    lock_tenant(conn, tenant_id)
     if count_endpoints(conn, tenant_id) >= limit:
         raise EndpointQuotaExceeded(limit)
     endpoint = Endpoint(
@@ -343,6 +343,19 @@ def lease_due(
     return LeaseRound(leased, waiting)
 
 
+def lock_endpoints(conn: Connection, endpoint_ids: Collection[str]) -> dict[str, list[Any]]:
+    """[status, consecutive_dead] of each endpoint, locked until the transaction ends (PostgreSQL) so
+    settling workers take turns. FOR NO KEY UPDATE: the key-share locks that a watcher pass's delivery
+    inserts take on their endpoints (the foreign key) do not conflict with it, so settling and recording
+    never wait for each other."""
+    query = (
+        sa.select(webhook_endpoints.c.id, webhook_endpoints.c.status, webhook_endpoints.c.consecutive_dead)
+        .where(webhook_endpoints.c.id.in_(sorted(endpoint_ids)))
+        .with_for_update(key_share=True)
+    )
+    return {row.id: [row.status, row.consecutive_dead] for row in conn.execute(query)}
+
+
 def _fit(text: str | None, limit: int) -> str | None:
     # PostgreSQL text cannot hold NUL; a receiver's body may contain one.
     return None if text is None else text.replace("\x00", "\ufffd")[:limit]
@@ -385,12 +398,7 @@ def settle(conn: Connection, owner: str, outcomes: Sequence[Settled], disable_af
         .with_for_update()
     )
     held = set(conn.execute(held_query).scalars())
-    endpoint_query = (
-        sa.select(webhook_endpoints.c.id, webhook_endpoints.c.status, webhook_endpoints.c.consecutive_dead)
-        .where(webhook_endpoints.c.id.in_({outcome.endpoint_id for outcome in outcomes}))
-        .with_for_update()
-    )
-    endpoints = {row.id: [row.status, row.consecutive_dead] for row in conn.execute(endpoint_query)}
+    endpoints = lock_endpoints(conn, {outcome.endpoint_id for outcome in outcomes})
     before = {endpoint_id: list(state) for endpoint_id, state in endpoints.items()}
     moves: list[dict[str, Any]] = []
     disabled: dict[str, int] = {}

@@ -12,11 +12,13 @@ import sqlalchemy as sa
 
 from storage import Database, passes, sqlalchemy_url
 from storage import agents as store
+from storage.accounts import lock_tenant
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
-from storage.passes import _SET_EDGE_GUARDED, _SET_EDGE_GUARDED_PG, write_held
+from storage.passes import _SET_EDGE_GUARDED, _SET_EDGE_GUARDED_PG, record_events, write_held
 from storage.schema import deliveries
 from storage.shards import sync_shards
+from storage.webhooks import lock_endpoints
 from tests.watchers.support import create, price_agent, stored_events, tenant
 from tests.watchers.test_events_api import add_endpoint
 
@@ -151,3 +153,22 @@ def test_on_postgresql_a_pass_rewrites_its_agents_edge_states_in_place(postgresq
     assert len(written) == updated == len(crossed)
     assert heap_only == len(crossed)
     assert "fillfactor=80" in options
+
+
+@pytest.mark.postgres
+def test_on_postgresql_recording_events_waits_for_neither_quota_checks_nor_settling(
+    postgresql: Database,
+) -> None:
+    """A pass that recorded a tenant's event and its delivery holds key-share locks on the tenant and the
+    endpoint (their foreign keys) until it commits; the tenant's quota lock and the outbox's endpoint lock
+    are taken meanwhile without waiting for it."""
+    (agent,) = _world(postgresql, 1)
+    event = _fired(agent).events[0]
+    with postgresql.engine.connect() as pass_conn, postgresql.engine.connect() as other:
+        open_pass = pass_conn.begin()
+        assert record_events(pass_conn, [(event, NOW + 1)]) == 1
+        with other.begin():
+            other.exec_driver_sql("SET LOCAL lock_timeout = '500ms'")
+            lock_tenant(other, agent.tenant_id)
+            assert lock_endpoints(other, ["we_01TEST"]) == {"we_01TEST": ["active", 0]}
+        open_pass.rollback()
