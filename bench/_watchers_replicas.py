@@ -20,6 +20,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 
 from storage import Database
+from storage.passes import fold_held_edges
 from storage.schema import events
 from watchers.evaluation import PriceWatcher
 
@@ -76,6 +77,7 @@ async def replicas(
             await watcher.run_once()
             if n % 2 == 0:
                 times[name].append((time.perf_counter() - begun) * 1000)
+            await db.run(fold_held_edges)  # as PriceWatcher.run does between passes
             await db.checkpoint()
     print(
         f"steady up pass per replica (its share of the 1,000 crossings; median of {len(times['a'])}):"

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 from storage.accounts import lock_tenant
 from storage.clock import wall_ms
-from storage.schema import agent_wallets, agents, watch_shards
+from storage.schema import agent_wallets, agents, held_edges, watch_shards
 from storage.shards import record_deletion, shard_of
 
 # Public status vocabulary of every kind (contract: Agent status).
@@ -134,6 +134,20 @@ def agent_from_row(row: sa.Row[Any]) -> Agent:
     )
 
 
+# Edge states a held watcher logged and has not folded yet (SQLite, storage.passes): the agent's latest one,
+# when written for the agent as it is stored, stands in for its row's.
+def _logged(column: sa.Column[Any]) -> sa.ScalarSelect[Any]:
+    return (
+        sa.select(column)
+        .where(held_edges.c.agent_id == agents.c.id, held_edges.c.read_at == agents.c.updated_at)
+        .order_by(held_edges.c.seq.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+_edge_state = sa.func.coalesce(_logged(held_edges.c.edge_state), agents.c.edge_state).label("edge_state")
+_checked = sa.func.coalesce(_logged(held_edges.c.checked_at), agents.c.last_checked_at)
 # A watcher that holds agents in memory stamps their shard, not every agent row, at each pass: an active
 # agent checked at least once since its last update was last checked when its shard was.
 _shard_checked = (
@@ -145,15 +159,18 @@ _last_checked = sa.case(
     (
         sa.and_(
             agents.c.status == ACTIVE,
-            agents.c.last_checked_at.is_not(None),
-            agents.c.last_checked_at >= agents.c.updated_at,
-            _shard_checked > agents.c.last_checked_at,
+            _checked.is_not(None),
+            _checked >= agents.c.updated_at,
+            _shard_checked > _checked,
         ),
         _shard_checked,
     ),
-    else_=agents.c.last_checked_at,
+    else_=_checked,
 ).label("last_checked_at")
-_AGENT_COLUMNS = [column for column in agents.c if column.name != "last_checked_at"] + [_last_checked]
+_AGENT_COLUMNS = [c for c in agents.c if c.name not in ("last_checked_at", "edge_state")] + [
+    _edge_state,
+    _last_checked,
+]
 
 
 def select_agents() -> sa.Select[Any]:

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.events import DEAD, DELIVERED, ENDPOINT_ACTIVE, ENDPOINT_DISABLED, QUEUED
+from storage.passes import logged_edges
 from storage.schema import (
     agents,
     api_keys,
@@ -251,7 +252,19 @@ class StoredReading:
 
 
 def stored_readings(conn: Connection, tenant_id: str) -> list[StoredReading]:
-    query = sa.select(agents.c.id, agents.c.edge_state, agents.c.last_checked_at).where(
-        agents.c.tenant_id == tenant_id, agents.c.edge_state.is_not(None)
-    )
-    return [StoredReading(r.id, r.edge_state, r.last_checked_at) for r in conn.execute(query)]
+    """The tenant's agents' edge states, with those logged since the last fold (SQLite) in place of their
+    rows' (storage.passes)."""
+    logged = logged_edges(conn)
+    columns = (agents.c.id, agents.c.edge_state, agents.c.last_checked_at, agents.c.updated_at)
+    query = sa.select(*columns).where(agents.c.tenant_id == tenant_id)
+    if not logged:
+        query = query.where(agents.c.edge_state.is_not(None))
+    readings = []
+    for row in conn.execute(query):
+        state, at = row.edge_state, row.last_checked_at
+        edge = logged.get(row.id)
+        if edge is not None and edge[0] == row.updated_at:
+            state, at = edge[1], edge[2]
+        if state is not None:
+            readings.append(StoredReading(row.id, state, at))
+    return readings

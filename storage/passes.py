@@ -4,12 +4,16 @@ in one transaction with one statement per table rather than per agent.
 
 Every write stays guarded as storage.evaluation describes: an outcome is written only while its writer
 holds the agent (its shard, or its row lease) and the agent is unchanged since it was read; the others are
-dropped, their checks never happened. Times are epoch-ms."""
+dropped, their checks never happened. Times are epoch-ms.
+
+On SQLite the edge states of held agents are appended to a log (held_edges) and folded into the agents'
+rows between passes (fold_held_edges); every read of held agents here merges what the log holds, so a
+restart or another replica between a pass and its fold starts from the logged states."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -63,7 +67,7 @@ def shard_rows(
     query = _joined(columns).where(
         agents.c.kind == kind, agents.c.shard.in_(sorted(shards)), agents.c.status == ACTIVE
     )
-    return [make(*row) for row in conn.execute(query)]
+    return _made(conn, kind, columns, make, conn.execute(query))
 
 
 def rows_changed_since(
@@ -72,7 +76,7 @@ def rows_changed_since(
     """`columns` of the agents of `kind` created or updated (paused, resumed, edited) at or after `since`,
     in any status, each row made by `make`."""
     query = _joined(columns).where(agents.c.kind == kind, agents.c.updated_at >= since)
-    return [make(*row) for row in conn.execute(query)]
+    return _made(conn, kind, columns, make, conn.execute(query))
 
 
 def rows_with_ids(
@@ -83,8 +87,73 @@ def rows_with_ids(
     found: list[Any] = []
     for start in range(0, len(ids), CHUNK):
         query = _joined(columns).where(agents.c.kind == kind, agents.c.id.in_(ids[start : start + CHUNK]))
-        found += [make(*row) for row in conn.execute(query)]
-    return found
+        found += conn.execute(query)
+    return _made(conn, kind, columns, make, found)
+
+
+def _made(
+    conn: Connection, kind: str, columns: Sequence[Any], make: Callable[..., Any], rows: Iterable[Any]
+) -> list[Any]:
+    """Each row made by `make`, its edge state and check time those of its latest logged edge (SQLite),
+    when that was written for the agent as it is stored (an edit since replaces it)."""
+    rows = list(rows)
+    logged = logged_edges(conn, kind) if rows else {}
+    if not logged:
+        return [make(*row) for row in rows]
+    at = {name: next(i for i, c in enumerate(columns) if c is column) for name, column in _MERGED.items()}
+    made = []
+    for row in rows:
+        edge = logged.get(row[at["id"]])
+        if edge is not None and edge[0] == row[at["updated_at"]]:
+            row = list(row)
+            row[at["edge_state"]], row[at["last_checked_at"]] = edge[1], edge[2]
+        made.append(make(*row))
+    return made
+
+
+_MERGED = {
+    "id": agents.c.id,
+    "updated_at": agents.c.updated_at,
+    "edge_state": agents.c.edge_state,
+    "last_checked_at": agents.c.last_checked_at,
+}
+
+
+def logged_edges(conn: Connection, kind: str | None = None) -> dict[str, tuple[int, str, int]]:
+    """The edge states held watchers logged and have not folded yet, of `kind` (or every kind): by agent
+    id, the latest one's (read_at, edge_state, checked_at). Always empty on PostgreSQL."""
+    if conn.dialect.name != "sqlite":
+        return {}
+    sql = "SELECT agent_id, read_at, edge_state, checked_at FROM held_edges"
+    params: tuple[Any, ...] = ()
+    if kind is not None:
+        sql, params = f"{sql} WHERE kind = ?", (kind,)
+    return {row[0]: (row[1], row[2], row[3]) for row in conn.exec_driver_sql(f"{sql} ORDER BY seq", params)}
+
+
+# The unary + keeps updated_at off any index: each row is found by its id alone.
+_FOLD_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ? AND +updated_at = ?"
+
+
+def fold_held_edges(conn: Connection) -> int:
+    """Write the logged edge states into their agents' rows, each agent's latest and only where the agent
+    is still the version it was written for, and empty the log; returns how many log rows it held. Run
+    between passes, off their path (the passes' reads meanwhile see the log). No-op on PostgreSQL."""
+    if conn.dialect.name != "sqlite":
+        return 0
+    rows = conn.exec_driver_sql(
+        "SELECT seq, agent_id, read_at, edge_state, checked_at FROM held_edges ORDER BY seq"
+    ).all()
+    if not rows:
+        return 0
+    latest = {row.agent_id: row for row in rows}
+    _many(
+        conn,
+        _FOLD_EDGE,
+        [(row.edge_state, row.checked_at, row.agent_id, row.read_at) for row in latest.values()],
+    )
+    conn.exec_driver_sql("DELETE FROM held_edges WHERE seq <= ?", (rows[-1].seq,))
+    return len(rows)
 
 
 def _joined(columns: Sequence[Any]) -> sa.Select[Any]:
@@ -236,53 +305,77 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
     return len(rows)
 
 
-# An edge state written only where its agent is still active, of the kind and as it was read: the guard of
-# _unchanged inside each row's UPDATE. On SQLite the unary + keeps the extra terms off the indexes on kind
-# and status, so each row is found by its id alone.
-_SET_EDGE_GUARDED = (
-    "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ? AND +updated_at = ? AND +status = ?"
-    " AND +kind = ?"
-)
-# The same on PostgreSQL as one statement over arrays, naming the rows it wrote (bench/pg_writes.py; on
-# bench/watchers' 1M agents, 4 ms for a pass's 1,000 rows against 9 ms for as many pipelined UPDATEs).
-# Arrays go in binary (%b): psycopg escapes each element of a text-format array in Python, about 7 ms for
-# 1,000 edge states. The `+ 0` and `|| ''` keep the planner on the primary key: with the statistics of a
-# freshly filled table it took the index on (kind, status) and hashed every agent of the kind (400 ms at
-# 1M agents).
+# On PostgreSQL an edge state is written in its agent's row, only where the agent is still active, of the
+# kind and as it was read: the guard of _unchanged inside one UPDATE over arrays that names the rows it wrote
+# (bench/pg_writes.py; on bench/watchers' 1M agents, 4 ms for a pass's 1,000 rows against 9 ms for as many
+# pipelined UPDATEs). Arrays go in binary (%b): psycopg escapes each element of a text-format array in
+# Python, about 7 ms for 1,000 edge states. The `+ 0` and `|| ''` keep the planner on the primary key: with
+# the statistics of a freshly filled table it took the index on (kind, status) and hashed every agent of the
+# kind (400 ms at 1M agents).
 _SET_EDGE_GUARDED_PG = (
     "UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
     " FROM unnest(%b::text[], %b::text[], %b::bigint[], %b::bigint[]) AS v(id, edge_state, checked_at, read_at)"
     " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = %b AND a.kind || '' = %b"
     " RETURNING a.id"
 )
+_LOG_EDGE = "INSERT INTO held_edges (kind, agent_id, read_at, edge_state, checked_at) VALUES (?, ?, ?, ?, ?)"
+# The same with the guard in each row's INSERT: logged only where the agent is still active, of the kind and
+# as it was read. The unary + keeps those terms off the indexes on kind and status: each agent is found by
+# its id alone.
+_LOG_EDGE_GUARDED = (
+    "INSERT INTO held_edges (kind, agent_id, read_at, edge_state, checked_at)"
+    " SELECT kind, id, updated_at, ?, ? FROM agents"
+    " WHERE id = ? AND +updated_at = ? AND +status = ? AND +kind = ?"
+)
 
 
-def _write_guarded(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> list[Outcome] | None:
-    """Write outcomes that all set an edge state with the guard in the UPDATE (no guard read first);
-    returns those written. On SQLite, when one row did not match (paused, edited or deleted since it was
-    read: rare) nothing is kept and None is returned, for the guard read to sort the outcomes out; on
-    PostgreSQL the statement names the rows it wrote and the others are left out."""
-    if conn.dialect.name == "postgresql":
-        columns = (
-            [o.agent_id for o in outcomes],
-            [o.edge_state for o in outcomes],
-            [o.checked_at for o in outcomes],
-            [o.leased_updated_at for o in outcomes],
-        )
-        written = set(conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, (*columns, ACTIVE, kind)).scalars())
-        kept = [o for o in outcomes if o.agent_id in written]
-    else:
-        rows = [(o.edge_state, o.checked_at, o.agent_id, o.leased_updated_at, ACTIVE, kind) for o in outcomes]
-        conn.exec_driver_sql("SAVEPOINT held_pass")
-        if conn.exec_driver_sql(_SET_EDGE_GUARDED, rows).rowcount != len(rows):
-            conn.exec_driver_sql("ROLLBACK TO SAVEPOINT held_pass")
-            conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
-            return None
-        conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
-        kept = list(outcomes)
+def _write_guarded(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """PostgreSQL: write outcomes that all set an edge state with the guard in the UPDATE (no guard read
+    first); returns those written, the agents' rows being those the statement names."""
+    columns = (
+        [o.agent_id for o in outcomes],
+        [o.edge_state for o in outcomes],
+        [o.checked_at for o in outcomes],
+        [o.leased_updated_at for o in outcomes],
+    )
+    written = set(conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, (*columns, ACTIVE, kind)).scalars())
+    kept = [o for o in outcomes if o.agent_id in written]
     _write_memories(conn, kept)
     record_events(conn, [(event, o.checked_at) for o in kept for event in o.events])
     return kept
+
+
+def _write_logged(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """SQLite: write the outcomes of agents unchanged since they were read, their edge states appended to
+    the held_edges log rather than written in the agents' rows: SQLite writes whole pages, and a pass's
+    crossed agents lie about one per page of agents. The writer's lock, taken at BEGIN, keeps the guard
+    true until the commit. fold_held_edges moves the log into the rows between passes."""
+    if outcomes and all(o.edge_state is not None for o in outcomes):
+        # The common pass: every outcome a crossing of an unchanged agent, the guard in each INSERT. When
+        # one did not match (paused, edited or deleted since it was read: rare) nothing is kept and the
+        # guard read below sorts the outcomes out.
+        rows = [(o.edge_state, o.checked_at, o.agent_id, o.leased_updated_at, ACTIVE, kind) for o in outcomes]
+        conn.exec_driver_sql("SAVEPOINT held_pass")
+        if conn.exec_driver_sql(_LOG_EDGE_GUARDED, rows).rowcount == len(rows):
+            conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
+            _write_memories(conn, outcomes)
+            record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
+            return list(outcomes)
+        conn.exec_driver_sql("ROLLBACK TO SAVEPOINT held_pass")
+        conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
+    written = _unchanged(conn, outcomes, lambda row: bool(row.kind == kind))
+    _many(
+        conn,
+        _LOG_EDGE,
+        [
+            (kind, o.agent_id, o.leased_updated_at, o.edge_state, o.checked_at)
+            for o in written
+            if o.edge_state
+        ],
+    )
+    _write_memories(conn, written)
+    record_events(conn, [(event, o.checked_at) for o in written for event in o.events])
+    return written
 
 
 def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
@@ -294,13 +387,14 @@ def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outco
     shards = [shard_of(o.agent_id) for o in outcomes]
     held = held_shards(conn, kind, owner, at, set(shards))
     mine = [o for o, shard in zip(outcomes, shards, strict=True) if shard in held]
-    # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
-    if mine and all(o.edge_state is not None for o in mine):
-        kept = _write_guarded(conn, kind, mine)
-        if kept is not None:
-            return [outcome.agent_id for outcome in kept]
-    written = _unchanged(conn, mine, lambda row: bool(row.kind == kind))
-    _write(conn, written)
+    if conn.dialect.name == "sqlite":
+        written = _write_logged(conn, kind, mine)
+    elif mine and all(o.edge_state is not None for o in mine):
+        # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
+        written = _write_guarded(conn, kind, mine)
+    else:
+        written = _unchanged(conn, mine, lambda row: bool(row.kind == kind))
+        _write(conn, written)
     return [outcome.agent_id for outcome in written]
 
 

@@ -106,6 +106,26 @@ agent_deletions = sa.Table(
     sa.Column("deleted_at", sa.BigInteger, nullable=False),
 )
 
+# On SQLite, the edge states a held watcher's pass writes (migration 0009): appended in order, then folded
+# into their agents' rows between passes (storage.passes). SQLite's cost is per page a transaction writes,
+# and a pass's crossed agents lie about one per page of agents; these rows lie together. `read_at` is the
+# agent's updated_at when the pass read it: a row applies only to that version of the agent.
+held_edges = sa.Table(
+    "held_edges",
+    metadata,
+    sa.Column(
+        "seq", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True
+    ),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("agent_id", sa.String(40), nullable=False),
+    sa.Column("read_at", sa.BigInteger, nullable=False),
+    sa.Column("edge_state", sa.Text, nullable=False),
+    sa.Column("checked_at", sa.BigInteger, nullable=False),
+    # An agent's logged states, for reads of whole agents between a pass and its fold: a few pages, the
+    # log holding about one pass's rows.
+    sa.Index("ix_held_edges_agent", "agent_id", "seq"),
+)
+
 agent_wallets = sa.Table(
     "agent_wallets",
     metadata,

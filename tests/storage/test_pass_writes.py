@@ -1,6 +1,7 @@
 """A price pass's writes (storage.passes.write_held) on both backends: the edge states, events and their
 deliveries of agents unchanged since they were read are written together; an agent paused or edited since
-is left out with its event, the others still written; and on SQLite each guarded row is found by its id."""
+is left out with its event, the others still written. On SQLite the edge states go to a log that every read
+of held agents merges and that the fold moves into the agents' rows, each found by its id."""
 
 from __future__ import annotations
 
@@ -15,9 +16,21 @@ from storage import agents as store
 from storage.accounts import lock_tenant
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
-from storage.passes import _SET_EDGE_GUARDED, _SET_EDGE_GUARDED_PG, record_events, write_held
+from storage.operator import stored_readings
+from storage.passes import (
+    _FOLD_EDGE,
+    _LOG_EDGE_GUARDED,
+    _SET_EDGE_GUARDED_PG,
+    changed_since,
+    fold_held_edges,
+    held_with_ids,
+    load_shards,
+    logged_edges,
+    record_events,
+    write_held,
+)
 from storage.schema import deliveries
-from storage.shards import sync_shards
+from storage.shards import SHARDS, sync_shards
 from storage.webhooks import lock_endpoints
 from tests.watchers.support import create, price_agent, stored_events, tenant
 from tests.watchers.test_events_api import add_endpoint
@@ -55,10 +68,11 @@ def test_a_pass_writes_states_events_and_deliveries_together(
     outcomes = [_fired(agent) for agent in made]
 
     def no_guard_read(*_: object) -> None:
-        raise AssertionError("every agent is unchanged: the guard in each UPDATE is enough")
+        raise AssertionError("every agent is unchanged: the guard in each row's statement is enough")
 
     monkeypatch.setattr(passes, "_unchanged", no_guard_read)
     assert sorted(database.transaction(write_held, "price", OWNER, outcomes)) == sorted(a.id for a in made)
+    database.transaction(fold_held_edges)  # as the watcher does after its pass (SQLite)
     for agent, outcome in zip(made, outcomes, strict=True):
         row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
         assert row is not None and row.last_checked_at == NOW + 1
@@ -66,6 +80,65 @@ def test_a_pass_writes_states_events_and_deliveries_together(
         (event,) = stored_events(database, agent.id)
         assert event.id == outcome.events[0].id and event.trigger == outcome.events[0].trigger
     assert sorted(_deliveries(database)) == sorted(o.events[0].id for o in outcomes)
+    assert database.transaction(logged_edges) == {}
+
+
+def _stored_state(db: Database, agent: store.Agent) -> str | None:
+    return db.transaction(
+        lambda conn: conn.exec_driver_sql("SELECT edge_state FROM agents WHERE id = ?", (agent.id,)).scalar()
+    )
+
+
+def test_on_sqlite_a_pass_logs_its_edge_states_and_every_read_of_held_agents_sees_them(
+    tmp_path: Path,
+) -> None:
+    """Between a pass and its fold (a restart, another replica's load, a failed pass's re-read) the held
+    agents are read with the logged states, not their rows' older ones: a crossing is never stepped twice."""
+    db = Database(sqlalchemy_url(None, tmp_path))
+    db.upgrade()
+    try:
+        made = _world(db, 2)
+        before = _stored_state(db, made[0])
+        outcomes = [_fired(agent) for agent in made]
+        db.transaction(write_held, "price", OWNER, outcomes)
+        assert _stored_state(db, made[0]) == before  # the row is not written by the pass
+        reads = {
+            "load": db.transaction(load_shards, "price", list(range(SHARDS))),
+            "changed": db.transaction(changed_since, "price", 0),
+            "ids": db.transaction(held_with_ids, "price", [a.id for a in made]),
+        }
+        for name, rows in reads.items():
+            states = {row.id: (row.edge_state, row.last_checked_at) for row in rows}
+            assert states == {o.agent_id: (o.edge_state, NOW + 1) for o in outcomes}, name
+        readings = {r.agent_id: r.edge_state for r in db.transaction(stored_readings, made[0].tenant_id)}
+        assert readings == {o.agent_id: o.edge_state for o in outcomes}
+        assert db.transaction(fold_held_edges) == 2
+        assert _stored_state(db, made[0]) == outcomes[0].edge_state
+        assert db.transaction(logged_edges) == {} and db.transaction(fold_held_edges) == 0
+    finally:
+        db.dispose()
+
+
+def test_on_sqlite_a_logged_state_is_dropped_once_its_agent_is_edited(tmp_path: Path) -> None:
+    """An edit after the pass (a new updated_at) outdates what the pass logged: neither the reads nor the
+    fold apply it, as the row's guarded UPDATE would not have after the edit."""
+    db = Database(sqlalchemy_url(None, tmp_path))
+    db.upgrade()
+    try:
+        (agent,) = _world(db, 1)
+        before = _stored_state(db, agent)
+        db.transaction(write_held, "price", OWNER, [_fired(agent)])
+        db.transaction(
+            lambda conn: conn.exec_driver_sql(
+                "UPDATE agents SET updated_at = ? WHERE id = ?", (NOW + 2, agent.id)
+            )
+        )
+        (row,) = db.transaction(held_with_ids, "price", [agent.id])
+        assert row.edge_state == before
+        assert db.transaction(fold_held_edges) == 1
+        assert _stored_state(db, agent) == before
+    finally:
+        db.dispose()
 
 
 def test_an_agent_changed_since_it_was_read_is_left_out_and_the_others_written(database: Database) -> None:
@@ -88,19 +161,25 @@ def test_a_paused_agent_gets_no_state_and_no_event(database: Database) -> None:
     assert stored_events(database) == [] and _deliveries(database) == []
 
 
-def test_on_sqlite_the_guarded_update_finds_each_row_by_its_id(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("sql", "params"),
+    [(_FOLD_EDGE, ("{}", 1, "x", 1)), (_LOG_EDGE_GUARDED, ("{}", 1, "x", 1, "active", "price"))],
+    ids=["fold", "guarded log"],
+)
+def test_on_sqlite_the_log_and_the_fold_find_each_agent_by_its_id(
+    tmp_path: Path, sql: str, params: tuple[object, ...]
+) -> None:
     sqlite_db = Database(sqlalchemy_url(None, tmp_path))
     sqlite_db.upgrade()
     _world(sqlite_db, 1)
 
     def plan(conn: sa.Connection) -> str:
-        rows = conn.exec_driver_sql(
-            f"EXPLAIN QUERY PLAN {_SET_EDGE_GUARDED}", ("{}", 1, "x", 1, "active", "price")
-        )
+        rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params)
         return " ".join(str(row[-1]) for row in rows)
 
     try:
-        assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in sqlite_db.transaction(plan)
+        found = sqlite_db.transaction(plan)
+        assert "USING INDEX sqlite_autoindex_agents_1 (id=?)" in found and "ix_agents" not in found, found
     finally:
         sqlite_db.dispose()
 

@@ -32,7 +32,7 @@ from storage.kind_rows import (
     kind_rows_with_ids,
     load_kind_shards,
 )
-from storage.passes import write_held
+from storage.passes import fold_held_edges, write_held
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import follow_changes
@@ -94,6 +94,9 @@ class LevelWatcher:
             while True:
                 try:
                     await self.run_once()
+                    # Between passes, off their path: the edge states the pass logged go to their agents'
+                    # rows (SQLite).
+                    await self.db.run(fold_held_edges)
                 except StorageError as exc:
                     log.warning(
                         "agent checks skipped: storage unavailable",

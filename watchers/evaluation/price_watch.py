@@ -26,7 +26,15 @@ from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CLEAR, CheckMemory, Outcome
 from storage.events import Event, new_event_id
-from storage.passes import HeldRow, agents_by_id, changed_since, held_with_ids, load_shards, write_held
+from storage.passes import (
+    HeldRow,
+    agents_by_id,
+    changed_since,
+    fold_held_edges,
+    held_with_ids,
+    load_shards,
+    write_held,
+)
 from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import HeldPrices, Previous, follow_changes, previous_of
@@ -122,7 +130,10 @@ class PriceWatcher:
             while True:
                 try:
                     await self.run_once()
-                    # Between passes, so that the next pass's commit does not copy this one's pages.
+                    # Between passes, off their path: the edge states the pass logged go to their agents'
+                    # rows (SQLite), then the write-ahead log to the file, so that the next pass's commit
+                    # copies neither.
+                    await self.db.run(fold_held_edges)
                     await self.db.checkpoint()
                 except StorageError as exc:
                     log.warning("price checks skipped: storage unavailable", extra={"error": str(exc)})
