@@ -33,4 +33,5 @@ fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-.venv/bin/python -m pytest "$@"
+# One worker per core: each test makes its own store, ports and schema, so they run side by side.
+.venv/bin/python -m pytest -n auto "$@"

@@ -76,6 +76,18 @@ def test_a_price_agent_id_uses_the_storage_type_not_the_kind() -> None:
         f"w_alert_{str(ULID())[:-1]}U",  # U is not Crockford base32
         "",
     ],
+    # Fixed names: the ULIDs differ in every collection (parallel workers must collect the same tests).
+    ids=[
+        "bare-ulid",
+        "public-kind",
+        "lower-case",
+        "trailing-char",
+        "no-ulid",
+        "upper-prefix",
+        "beyond-128-bits",
+        "not-base32",
+        "empty",
+    ],
 )
 def test_structurally_invalid_ids_parse_to_none(text: str) -> None:
     assert parse_agent_id(text) is None
