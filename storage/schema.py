@@ -121,9 +121,6 @@ held_edges = sa.Table(
     sa.Column("read_at", sa.BigInteger, nullable=False),
     sa.Column("edge_state", sa.Text, nullable=False),
     sa.Column("checked_at", sa.BigInteger, nullable=False),
-    # An agent's logged states, for reads of whole agents between a pass and its fold: a few pages, the
-    # log holding about one pass's rows.
-    sa.Index("ix_held_edges_agent", "agent_id", "seq"),
 )
 
 agent_wallets = sa.Table(

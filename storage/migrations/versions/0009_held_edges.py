@@ -30,6 +30,8 @@ def upgrade() -> None:
         sa.Column("edge_state", sa.Text, nullable=False),
         sa.Column("checked_at", sa.BigInteger, nullable=False),
     )
+    # An agent's logged states, for reads of whole agents between a pass and its fold: a few pages, the
+    # log holding about one pass's rows.
     op.create_index("ix_held_edges_agent", "held_edges", ["agent_id", "seq"])
 
 
