@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.events import DEAD, DELIVERED, ENDPOINT_ACTIVE, ENDPOINT_DISABLED, QUEUED
-from storage.passes import logged_edges
+from storage.passes import logged_edges, logged_for
 from storage.schema import (
     agents,
     api_keys,
@@ -261,10 +261,7 @@ def stored_readings(conn: Connection, tenant_id: str) -> list[StoredReading]:
         query = query.where(agents.c.edge_state.is_not(None))
     readings = []
     for row in conn.execute(query):
-        state, at = row.edge_state, row.last_checked_at
-        edge = logged.get(row.id)
-        if edge is not None and edge[0] == row.updated_at:
-            state, at = edge[1], edge[2]
+        state, at = logged_for(logged, row.id, row.updated_at) or (row.edge_state, row.last_checked_at)
         if state is not None:
             readings.append(StoredReading(row.id, state, at))
     return readings

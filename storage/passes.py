@@ -103,12 +103,21 @@ def _made(
     at = {name: next(i for i, c in enumerate(columns) if c is column) for name, column in _MERGED.items()}
     made = []
     for row in rows:
-        edge = logged.get(row[at["id"]])
-        if edge is not None and edge[0] == row[at["updated_at"]]:
+        edge = logged_for(logged, row[at["id"]], row[at["updated_at"]])
+        if edge is not None:
             row = list(row)
-            row[at["edge_state"]], row[at["last_checked_at"]] = edge[1], edge[2]
+            row[at["edge_state"]], row[at["last_checked_at"]] = edge
         made.append(make(*row))
     return made
+
+
+def logged_for(
+    logged: dict[str, tuple[int, str, int]], agent_id: str, updated_at: int
+) -> tuple[str, int] | None:
+    """The (edge_state, checked_at) `logged` holds for the agent as stored (`updated_at`), or None: a state
+    logged for an earlier version of the agent (edited, paused or resumed since) no longer applies."""
+    edge = logged.get(agent_id)
+    return (edge[1], edge[2]) if edge is not None and edge[0] == updated_at else None
 
 
 _MERGED = {
