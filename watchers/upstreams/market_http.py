@@ -40,7 +40,7 @@ def join_url(base: str, *segments: str) -> str:
 
 async def get_json(
     http: httpx.AsyncClient,
-    url: str,
+    url: str | httpx.URL,
     *,
     source: str,
     deadline_s: float,

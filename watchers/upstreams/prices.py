@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
+from urllib.parse import urlencode
 
 import httpx
 
@@ -28,6 +29,8 @@ VS_CURRENCY = "usd"
 API_KEY_HEADERS = {"demo": "x-cg-demo-api-key", "pro": "x-cg-pro-api-key"}
 # Public Demo API root (CoinGecko "Setting Up Your API Key": Demo API root URL).
 DEFAULT_BASE_URL = "https://api.coingecko.com/api/v3"
+# Request URLs kept parsed (CoinGeckoPrices._url): a watcher's chunks of ids, with room to spare.
+URL_CACHE = 1024
 
 Plan = Literal["demo", "pro"]
 
@@ -75,6 +78,7 @@ class CoinGeckoPrices:
         self.cache = cache
         self._http = http
         self.source = f"price API at {origin(settings.base_url)}"
+        self._urls: dict[str, httpx.URL] = {}
 
     async def prices(self, coingecko_ids: Iterable[str]) -> dict[str, Decimal | None]:
         """Price per requested id; None for an id the API does not return (never 0).
@@ -122,16 +126,29 @@ class CoinGeckoPrices:
             secrets = (settings.api_key,)
         body = await get_json(
             self._http,
-            join_url(settings.base_url, "simple", "price"),
+            self._url(urlencode(params)),
             source=self.source,
             deadline_s=settings.timeout,
-            params=params,
             headers=headers,
             secrets=secrets,
         )
         if not isinstance(body, dict):
             raise SourceUnavailable(self.source, "malformed body: not a JSON object of ids")
         return {coingecko_id: self._quote(coingecko_id, body.get(coingecko_id)) for coingecko_id in chunk}
+
+    def _url(self, query: str) -> httpx.URL:
+        """The request's URL with `query`, parsed once: httpx walks a URL's text character by character in
+        Python (about 0.35 ms for the params of a hundred ids, 60 us for a URL of that length), and a
+        watcher asks the same chunks of ids pass after pass. urlencode writes the query httpx would write
+        from the same params (tests hold the two equal)."""
+        url = self._urls.get(query)
+        if url is None:
+            if len(self._urls) >= URL_CACHE:
+                self._urls.clear()
+            url = self._urls[query] = httpx.URL(
+                f"{join_url(self.settings.base_url, 'simple', 'price')}?{query}"
+            )
+        return url
 
     def _quote(self, coingecko_id: str, entry: object) -> PriceQuote | None:
         if entry is None:
