@@ -66,11 +66,11 @@ _latest = [0, 0]
 _latest_lock = threading.Lock()  # ids are made on the event loop and in the store's worker threads
 
 
-def ulid_text() -> str:
-    """A new ULID as its 26 characters, the text python-ulid's str(ULID()) gives at a fraction of its cost
-    (a pass names thousands of rows): 48 bits of epoch-ms and 80 random bits (os.urandom), and like
-    python-ulid's strict policy, an id made in the same millisecond as the one before is that one plus 1,
-    so the ids of this process only ever increase (also when the clock steps back)."""
+def _reserve(count: int) -> int:
+    """Take the next `count` ULID values of this process (their 128 bits: 48 of epoch-ms, 80 random) and
+    return the first. Like python-ulid's strict policy, a value taken in the same millisecond as the one
+    before is that one plus 1, so this process's ids only ever increase (also when the clock steps back);
+    past a millisecond's last random value the count runs on into the next millisecond."""
     now = time.time_ns() // 1_000_000
     with _latest_lock:
         ms, random = _latest
@@ -80,8 +80,14 @@ def ulid_text() -> str:
             random += 1
         else:  # 2**80 ids in one millisecond: take the next one
             ms, random = ms + 1, int.from_bytes(os.urandom(10), "big")
-        _latest[0], _latest[1] = ms, random
-    value = ms << 80 | random
+        first = ms << 80 | random
+        last = first + count - 1
+        _latest[0], _latest[1] = last >> 80, last & _MAX_RANDOM
+    return first
+
+
+def _encoded(value: int) -> str:
+    """A ULID's 128 bits as its 26 characters."""
     p = _PAIRS  # 130 bits read 10 at a time, most significant first; the top two are zero
     return (
         p[value >> 120]
@@ -100,12 +106,46 @@ def ulid_text() -> str:
     )
 
 
+def ulid_text() -> str:
+    """A new ULID as its 26 characters, the text python-ulid's str(ULID()) gives at a fraction of its cost
+    (a pass names thousands of rows), from 48 bits of epoch-ms and 80 random bits (os.urandom), counting
+    up within a millisecond (_reserve)."""
+    return _encoded(_reserve(1))
+
+
+def ulid_texts(count: int) -> list[str]:
+    """`count` new ULIDs, the ones ulid_text() would give one after the other, made in one step: one lock
+    and one clock read for all of them, and each id's first 20 characters written again only when its top
+    100 bits change (a pass names a thousand events and as many deliveries)."""
+    if count <= 0:
+        return []
+    first = _reserve(count)
+    p = _PAIRS
+    texts = []
+    head, top = "", -1
+    for value in range(first, first + count):
+        if value >> 30 != top:
+            top, head = value >> 30, _encoded(value)[:20]
+        texts.append(head + p[(value >> 20) & 1023] + p[(value >> 10) & 1023] + p[value & 1023])
+    return texts
+
+
 def new_event_id() -> str:
     return f"evt_{ulid_text()}"
 
 
 def new_delivery_id() -> str:
     return f"dlv_{ulid_text()}"
+
+
+def new_event_ids(count: int) -> list[str]:
+    """`count` event ids at once (ulid_texts)."""
+    return ["evt_" + text for text in ulid_texts(count)]
+
+
+def new_delivery_ids(count: int) -> list[str]:
+    """`count` delivery ids at once (ulid_texts)."""
+    return ["dlv_" + text for text in ulid_texts(count)]
 
 
 def trigger_text(trigger: dict[str, Any]) -> str:

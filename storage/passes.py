@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
 from storage.bulk import in_ids, select_in
 from storage.evaluation import CLEAR, Outcome, agent_checks, save_memory
-from storage.events import ENDPOINT_ACTIVE, QUEUED, Event, new_delivery_id, trigger_text
+from storage.events import ENDPOINT_ACTIVE, QUEUED, Event, new_delivery_ids, trigger_text
 from storage.schema import agents
 from storage.shards import held_shards, shard_of
 
@@ -305,10 +305,16 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
     query = "SELECT tenant_id, id FROM webhook_endpoints"
     for row in select_in(conn, query, "tenant_id", tenants, where="status = ?", params=(ENDPOINT_ACTIVE,)):
         endpoints[row.tenant_id].append(row.id)
-    rows = [
-        (new_delivery_id(), e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
+    queued = [
+        (e, deliver_at, endpoint_id)
         for e, deliver_at in recorded
         for endpoint_id in endpoints.get(e.tenant_id, ())
+    ]
+    rows = [
+        (delivery_id, e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
+        for delivery_id, (e, deliver_at, endpoint_id) in zip(
+            new_delivery_ids(len(queued)), queued, strict=True
+        )
     ]
     _insert(conn, "deliveries", _DELIVERY_COLUMNS, rows)
     return len(rows)

@@ -64,6 +64,33 @@ def test_ids_are_ulids_of_now_and_only_ever_increase() -> None:
     assert events.new_event_id().startswith("evt_") and events.new_delivery_id().startswith("dlv_")
 
 
+def test_ids_made_many_at_once_are_the_ones_made_one_by_one() -> None:
+    before = ULID().milliseconds
+    ids = [events.ulid_text(), *events.ulid_texts(700), events.ulid_text(), *events.ulid_texts(3)]
+    after = ULID().milliseconds
+    assert len(set(ids)) == len(ids) and sorted(ids) == ids
+    for text in ids:
+        parsed = ULID.from_str(text)
+        assert str(parsed) == text and before <= parsed.milliseconds <= after
+    # Within one millisecond each id is the one before plus 1, across the batch's re-encoded prefixes.
+    values = [int(ULID.from_str(text)) for text in ids[1:701]]
+    same_ms = [b - a for a, b in zip(values, values[1:], strict=False) if a >> 80 == b >> 80]
+    assert same_ms and set(same_ms) == {1}
+    assert events.ulid_texts(0) == []
+    assert [i[:4] for i in events.new_event_ids(2) + events.new_delivery_ids(2)] == ["evt_"] * 2 + [
+        "dlv_"
+    ] * 2
+
+
+def test_ids_made_at_once_run_on_past_a_full_millisecond(monkeypatch: pytest.MonkeyPatch) -> None:
+    far = ULID().milliseconds + 60_000  # a clock that stepped back: the latest id is ahead of it
+    monkeypatch.setattr(events, "_latest", [far, 2**80 - 2])
+    ids = events.ulid_texts(4) + [events.ulid_text()]
+    values = [int(ULID.from_str(text)) for text in ids]
+    assert values == sorted(values) and len(set(values)) == 5
+    assert values[0] == far << 80 | 2**80 - 1 and values[1] >> 80 == far + 1
+
+
 @pytest.mark.parametrize(
     "trigger",
     [
