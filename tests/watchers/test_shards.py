@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 
 from engine.agents import EdgeState, LevelRule, step
+from engine.agents.scan import display
 from storage import Database, sqlalchemy_url
 from storage import agents as store
 from storage.shards import SHARDS
@@ -54,6 +55,7 @@ def test_crossed_level_trigger_is_the_engines_own(direction: str, threshold: str
     assert fired is not None
     expected = price_trigger("ETH", level, "0xabc", fired, percent=False)
     assert level_trigger("ETH", direction, level, "0xabc", value) == expected
+    assert level_trigger("ETH", direction, level, "0xabc", value, display(value)) == expected
 
 
 async def test_two_replicas_share_the_shards_and_one_takes_over_a_dead_ones_share(database: Database) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -25,7 +25,7 @@ from engine.agents.scan import display
 from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CLEAR, CheckMemory, Outcome
-from storage.events import Event, new_event_id
+from storage.events import Event, new_event_id, new_event_ids
 from storage.passes import (
     HeldRow,
     agents_by_id,
@@ -69,12 +69,18 @@ def level_state_json(price: Decimal, met: bool) -> str:
 
 
 def level_trigger(
-    symbol: str, direction: str, threshold: Decimal, wallet: str, price: Decimal
+    symbol: str,
+    direction: str,
+    threshold: Decimal,
+    wallet: str,
+    price: Decimal,
+    shown_price: str | None = None,
 ) -> dict[str, Any]:
     """spec.price_trigger of a level agent that `price` crossed into its met side, built without the Fired
-    model a pass would construct for each of its thousand events (tests hold the two equal)."""
+    model a pass would construct for each of its thousand events (tests hold the two equal); `shown_price`
+    is display(price), written once for every agent one move crossed."""
     return {
-        "headline": f"{symbol} is {direction} ${display(threshold)}: ${display(price)}",
+        "headline": f"{symbol} is {direction} ${display(threshold)}: ${shown_price or display(price)}",
         "kind": PRICE_KIND,
         "condition": direction,
         "threshold": threshold,
@@ -205,8 +211,12 @@ class PriceWatcher:
         outcomes: list[Outcome] = []
         stepped: set[str] = set()
         try:
-            for move in self.index.apply_many(prices):
-                outcomes += self._crossed(move, now)
+            moves = self.index.apply_many(prices)
+            # One id per agent that became met, made at once (a percent agent's step may not fire: its id
+            # goes unused).
+            event_ids = iter(new_event_ids(sum(len(move.crossing.fired) for move in moves)))
+            for move in moves:
+                outcomes += self._crossed(move, now, event_ids)
                 stepped.update(move.crossing.fired, move.crossing.rearmed)
             for asset in prices:
                 self.failures.pop(asset, None)
@@ -279,7 +289,7 @@ class PriceWatcher:
             written += await self._write(self._first_checks(prices, self.wall_ms()))
         return written
 
-    def _event(self, slot: int, fired: Fired | None, now: int) -> Event | None:
+    def _event(self, slot: int, fired: Fired | None, now: int, event_id: str | None = None) -> Event | None:
         if fired is None:
             return None
         held = self.held
@@ -292,20 +302,7 @@ class PriceWatcher:
         )
         clean = {key: value for key, value in trigger.items() if value is not None}
         tenant = held.name(held.tenant[slot])
-        return Event(new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, clean, now)
-
-    def _level_event(self, slot: int, price: Decimal, now: int) -> Event:
-        """_event of a level agent `price` crossed into its met side (no None values to drop)."""
-        held = self.held
-        trigger = level_trigger(
-            held.name(held.symbol[slot]),
-            held.direction(slot),
-            held.threshold[slot],
-            held.name(held.wallet[slot]),
-            price,
-        )
-        tenant = held.name(held.tenant[slot])
-        return Event(new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, trigger, now)
+        return Event(event_id or new_event_id(), tenant, held.ids[slot], PRICE_KIND, TRIGGERED, clean, now)
 
     def _rule(self, slot: int) -> LevelRule | PercentMoveRule:
         held = self.held
@@ -334,33 +331,65 @@ class PriceWatcher:
             memory_stored_clear=stored_clear,
         )
 
-    def _crossed(self, move: Move, now: int) -> list[Outcome]:
-        held, outcomes = self.held, []
-        crossed = [(i, False) for i in move.crossing.fired] + [(i, True) for i in move.crossing.rearmed]
-        marked = self.marked.get(move.asset, set())
-        for agent_id, was_met in crossed:
-            slot = held.slot_of[agent_id]
-            stored_clear = slot not in marked
-            percent = held.percent.get(slot)
-            if percent is None:
-                # A level rule stepped past its level: what engine.agents.step answers for a baseline
-                # whose met-state the index knows, without building its models (tests hold the two equal).
-                event = None if was_met else self._level_event(slot, move.price, now)
-                text = level_state_json(move.price, not was_met)
-                outcomes.append(self._outcome(slot, now, text, event, stored_clear))
-            else:
-                state = EdgeState.model_construct(
-                    baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
-                )
-                new_state, fired = step(self._rule(slot), state, move.price)
-                event = self._event(slot, fired, now)
-                if event is not None:
-                    # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
-                    percent.reference = new_state.reference
-                    self.index.add(agent_id, move.asset, held.direction(slot), held.level(slot))
-                outcomes.append(self._outcome(slot, now, new_state.to_json(), event, stored_clear))
-            marked.discard(slot)
-            self.degraded.discard(slot)
+    def _crossed(self, move: Move, now: int, event_ids: Iterator[str]) -> list[Outcome]:
+        """The outcomes of the agents `move` crossed, each stepped past its level; an agent that became met
+        takes its event's id from `event_ids`."""
+        held, outcomes, price = self.held, [], move.price
+        marked = self.marked.get(move.asset)
+        names, slot_of, percents = held.names.names, held.slot_of, held.percent
+        # What a level rule stepped past its level becomes, written once for the move: what
+        # engine.agents.step answers for a baseline whose met-state the index knows, without building its
+        # models (tests hold the two equal).
+        shown_price = display(price) if move.crossing.fired else ""
+        for agent_ids, was_met in ((move.crossing.fired, False), (move.crossing.rearmed, True)):
+            if not agent_ids:
+                continue
+            level_state = level_state_json(price, not was_met)
+            for agent_id in agent_ids:
+                slot = slot_of[agent_id]
+                stored_clear = marked is None or slot not in marked
+                percent = percents.get(slot)
+                if percent is None:
+                    events: tuple[Event, ...] = ()
+                    if not was_met:
+                        trigger = level_trigger(
+                            names[held.symbol[slot]],
+                            "above" if held.above[slot] else "below",
+                            held.threshold[slot],
+                            names[held.wallet[slot]],
+                            price,
+                            shown_price,
+                        )
+                        tenant = names[held.tenant[slot]]
+                        events = (
+                            Event(next(event_ids), tenant, agent_id, PRICE_KIND, TRIGGERED, trigger, now),
+                        )
+                    outcomes.append(
+                        Outcome(
+                            agent_id,
+                            held.updated_at[slot],
+                            now,
+                            level_state,
+                            CLEAR,
+                            events=events,
+                            memory_stored_clear=stored_clear,
+                        )
+                    )
+                else:
+                    state = EdgeState.model_construct(
+                        baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
+                    )
+                    new_state, fired = step(self._rule(slot), state, price)
+                    event_id = next(event_ids) if not was_met else None
+                    event = self._event(slot, fired, now, event_id)
+                    if event is not None:
+                        # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
+                        percent.reference = new_state.reference
+                        self.index.add(agent_id, move.asset, held.direction(slot), held.level(slot))
+                    outcomes.append(self._outcome(slot, now, new_state.to_json(), event, stored_clear))
+                if marked is not None:
+                    marked.discard(slot)
+                self.degraded.discard(slot)
         return outcomes
 
     def _recovered(self, asset: str, stepped: set[str], now: int) -> list[Outcome]:
