@@ -178,10 +178,13 @@ class Broker:
             if len(self._recent) > self._recent_ids:
                 self._recent.popitem(last=False)
             self.published += 1
-            item = Published(event)
-            if event.tenant_id in self._sinks:
-                batches.setdefault(event.tenant_id, []).append(item)
+            sinks = event.tenant_id in self._sinks
             subscribers = self._subscribers.get(event.tenant_id)
+            if not sinks and not subscribers:
+                continue  # nobody of this tenant listens here (a watcher's pass publishes thousands)
+            item = Published(event)
+            if sinks:
+                batches.setdefault(event.tenant_id, []).append(item)
             if not subscribers:
                 continue
             for subscription in list(subscribers):
