@@ -88,18 +88,19 @@ def _load() -> str:
 
 class Feed:
     """The price API: answers CoinGecko's /simple/price from `prices`. Each answer's body is encoded once
-    per price set and chunk and then replayed: encoding it is the upstream's work, done on its servers, not
-    the pass's (the pass still parses every body)."""
+    per price set and query and then replayed: reading the query and encoding the body are the upstream's
+    work, done on its servers, not the pass's (the pass still builds every request and parses every
+    body)."""
 
     def __init__(self, prices: dict[str, Decimal]) -> None:
         self.prices = prices
-        self._bodies: dict[tuple[int, str], bytes] = {}
+        self._bodies: dict[tuple[int, bytes], bytes] = {}
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        wanted = request.url.params["ids"]
-        key = (id(self.prices), wanted)
+        key = (id(self.prices), request.url.query)
         body = self._bodies.get(key)
         if body is None:
+            wanted = request.url.params["ids"]
             found = {i: {"usd": self.prices[i]} for i in wanted.split(",") if i in self.prices}
             body = self._bodies[key] = simplejson.dumps(found, use_decimal=True).encode()
         return httpx.Response(200, content=body)
