@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -34,6 +34,8 @@ class Event:
     created_at: int
     # The agent's remedy and its plan as built after the event fired; None until then, or without one.
     remedy: dict[str, Any] | None = None
+    # trigger_text(trigger), when the event's maker wrote it already (a watcher's pass writes a thousand).
+    trigger_json: str | None = field(default=None, compare=False, repr=False)
 
 
 def event_item(event: Event) -> dict[str, Any]:
@@ -181,7 +183,7 @@ def record_event(conn: Connection, event: Event, *, deliver_at: int) -> int:
             agent_id=event.agent_id,
             agent_kind=event.agent_kind,
             type=event.type,
-            trigger=trigger_text(event.trigger),
+            trigger=event.trigger_json or trigger_text(event.trigger),
             created_at=event.created_at,
         )
     )

@@ -294,7 +294,7 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
                 e.agent_id,
                 e.agent_kind,
                 e.type,
-                trigger_text(e.trigger),
+                e.trigger_json or trigger_text(e.trigger),
                 e.created_at,
             )
             for e, _ in recorded

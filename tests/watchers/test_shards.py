@@ -8,16 +8,18 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+import simplejson
 
 from engine.agents import EdgeState, LevelRule, step
 from engine.agents.scan import display
 from storage import Database, sqlalchemy_url
 from storage import agents as store
+from storage.events import trigger_text
 from storage.shards import SHARDS
 from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import MINUTE_MS, Market, Wall, create, price_agent, stored_events, tenant
 from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
-from watchers.evaluation.price_watch import level_state_json, level_trigger
+from watchers.evaluation.price_watch import level_state_json, level_trigger, level_trigger_json
 from watchers.evaluation.spec import price_trigger
 
 LEASE_S = 900
@@ -56,6 +58,9 @@ def test_crossed_level_trigger_is_the_engines_own(direction: str, threshold: str
     expected = price_trigger("ETH", level, "0xabc", fired, percent=False)
     assert level_trigger("ETH", direction, level, "0xabc", value) == expected
     assert level_trigger("ETH", direction, level, "0xabc", value, display(value)) == expected
+    assert level_trigger_json(expected) == trigger_text(expected)
+    odd = level_trigger('E"T\\H\u00e9\u2028', direction, level, "0xab\nc", value)
+    assert level_trigger_json(odd) == trigger_text(odd) == simplejson.dumps(odd, use_decimal=True)
 
 
 async def test_two_replicas_share_the_shards_and_one_takes_over_a_dead_ones_share(database: Database) -> None:

@@ -16,6 +16,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import trio
@@ -87,6 +88,17 @@ def level_trigger(
         "wallet": wallet,
         "price_at_trigger": price,
     }
+
+
+def level_trigger_json(trigger: dict[str, Any]) -> str:
+    """storage.events.trigger_text of a level_trigger, written for its known keys and types (tests hold the
+    two equal): the generic writer checks every value's type, about 2 us an event of a pass's thousand."""
+    return (
+        f'{{"headline": {encode_basestring_ascii(trigger["headline"])}, "kind": "{PRICE_KIND}",'
+        f' "condition": "{trigger["condition"]}", "threshold": {trigger["threshold"]!s},'
+        f' "wallet": {encode_basestring_ascii(trigger["wallet"])},'
+        f' "price_at_trigger": {trigger["price_at_trigger"]!s}}}'
+    )
 
 
 def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) -> Decimal:
@@ -209,7 +221,6 @@ class PriceWatcher:
         prices, missing = await self.reader.price_values(assets)
         now = self.wall_ms()
         outcomes: list[Outcome] = []
-        stepped: set[str] = set()
         try:
             moves = self.index.apply_many(prices)
             # One id per agent that became met, made at once (a percent agent's step may not fire: its id
@@ -217,10 +228,16 @@ class PriceWatcher:
             event_ids = iter(new_event_ids(sum(len(move.crossing.fired) for move in moves)))
             for move in moves:
                 outcomes += self._crossed(move, now, event_ids)
-                stepped.update(move.crossing.fired, move.crossing.rearmed)
-            for asset in prices:
-                self.failures.pop(asset, None)
-                outcomes += self._recovered(asset, stepped, now)
+            # A price read ends its asset's run of failures. Usually no asset has one, nor an agent with
+            # failures stored: then nothing is walked per asset.
+            if self.failures:
+                for asset in prices:
+                    self.failures.pop(asset, None)
+            recovering = [asset for asset in prices if asset in self.marked] if self.marked else []
+            if recovering:
+                stepped = {i for move in moves for i in (*move.crossing.fired, *move.crossing.rearmed)}
+                for asset in recovering:
+                    outcomes += self._recovered(asset, stepped, now)
             outcomes += self._first_checks(prices, now)
             for asset, reason in missing.items():
                 outcomes += await self._failed(asset, reason, now)
@@ -361,8 +378,19 @@ class PriceWatcher:
                             shown_price,
                         )
                         tenant = names[held.tenant[slot]]
+                        text = level_trigger_json(trigger)
+                        event_id = next(event_ids)
                         events = (
-                            Event(next(event_ids), tenant, agent_id, PRICE_KIND, TRIGGERED, trigger, now),
+                            Event(
+                                event_id,
+                                tenant,
+                                agent_id,
+                                PRICE_KIND,
+                                TRIGGERED,
+                                trigger,
+                                now,
+                                trigger_json=text,
+                            ),
                         )
                     outcomes.append(
                         Outcome(
@@ -380,8 +408,7 @@ class PriceWatcher:
                         baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
                     )
                     new_state, fired = step(self._rule(slot), state, price)
-                    event_id = next(event_ids) if not was_met else None
-                    event = self._event(slot, fired, now, event_id)
+                    event = self._event(slot, fired, now, next(event_ids) if not was_met else None)
                     if event is not None:
                         # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
                         percent.reference = new_state.reference
