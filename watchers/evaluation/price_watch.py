@@ -367,7 +367,7 @@ class PriceWatcher:
                 stored_clear = marked is None or slot not in marked
                 percent = percents.get(slot)
                 if percent is None:
-                    events: tuple[Event, ...] = ()
+                    event = None
                     if not was_met:
                         trigger = level_trigger(
                             names[held.symbol[slot]],
@@ -378,31 +378,17 @@ class PriceWatcher:
                             shown_price,
                         )
                         tenant = names[held.tenant[slot]]
-                        text = level_trigger_json(trigger)
-                        event_id = next(event_ids)
-                        events = (
-                            Event(
-                                event_id,
-                                tenant,
-                                agent_id,
-                                PRICE_KIND,
-                                TRIGGERED,
-                                trigger,
-                                now,
-                                trigger_json=text,
-                            ),
-                        )
-                    outcomes.append(
-                        Outcome(
+                        event = Event(
+                            next(event_ids),
+                            tenant,
                             agent_id,
-                            held.updated_at[slot],
+                            PRICE_KIND,
+                            TRIGGERED,
+                            trigger,
                             now,
-                            level_state,
-                            CLEAR,
-                            events=events,
-                            memory_stored_clear=stored_clear,
+                            trigger_json=level_trigger_json(trigger),
                         )
-                    )
+                    outcomes.append(self._outcome(slot, now, level_state, event, stored_clear))
                 else:
                     state = EdgeState.model_construct(
                         baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
