@@ -12,8 +12,8 @@ nothing. Times are epoch-ms."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -60,8 +60,7 @@ class Leased:
     memory: CheckMemory
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The result of one check of one agent, to be written under its lease.
 
     next_check_at None keeps the lease (the price watcher holds its agents between passes); a number
@@ -69,6 +68,9 @@ class Outcome:
     `memory_stored_clear` says the writer knows the stored check memory is already clear (a watcher
     holding the agent tracks which of its agents have failures stored): a clear `memory` then needs no
     write.
+
+    A named tuple, not a frozen dataclass: a pass makes one per crossed agent, and a frozen dataclass's
+    __init__ sets each of its nine fields through object.__setattr__ (2.2 against 0.6 us, timeit).
     """
 
     agent_id: str
@@ -78,7 +80,7 @@ class Outcome:
     memory: CheckMemory
     last_error: str | None = None
     next_check_at: int | None = None
-    events: tuple[Event, ...] = field(default=())
+    events: tuple[Event, ...] = ()
     memory_stored_clear: bool = False
 
 
