@@ -46,7 +46,7 @@ from bench._kinds_worlds import INTERVAL_MS, World, schedule_rows, world_of
 from bench._watchers_store import START_MS, insert_agents, seed, store
 from bench.watchers import _load, _peak_mb, _rss_mb
 from engine.registry import load_registry
-from gateway.service import tune_gc_for_serving
+from gateway.service import settle_heap, tune_gc_for_serving
 from storage import Database, sqlalchemy_url
 from storage.schema import tenants
 from watchers.evaluation import AgentScheduler, CheckSettings, HoldingsInput, LeaseSettings, MarketReader
@@ -104,7 +104,10 @@ async def production(db: Database, world: World, args: argparse.Namespace) -> No
     async with httpx.AsyncClient(transport=world.transport, timeout=None) as http:
         reader = world.reader(http)
         leases = LeaseSettings(owner="bench-a", lease_s=900)
-        watcher = LevelWatcher(world.kind, db, reader, lambda: wall[0], leases, CheckSettings())
+        # As `intentgate serve` builds it: its heap settled after the load.
+        watcher = LevelWatcher(
+            world.kind, db, reader, lambda: wall[0], leases, CheckSettings(), on_loaded=settle_heap
+        )
         rss_start = _rss_mb()
         started = time.perf_counter()
         first = await watcher.run_once()

@@ -5,9 +5,10 @@ held, <= 60 s to load 1M agents after a restart.
 
 The agents are written first (in a child process, so its memory is not counted), each already checked once,
 as a restarted service finds them; 100 tenants with one webhook endpoint each, so every trigger queues one
-delivery. Then one watcher starts as `intentgate serve` does (its garbage collector tuned the same way), and:
+delivery. Then one watcher starts as `intentgate serve` does (its garbage collector tuned the same way, its
+heap settled after a load), and:
 
-1. its first pass claims every shard and loads every agent: the restart figure;
+1. its first pass claims every shard and loads every agent: the restart figure (the settling included);
 2. steady passes alternate an "up" tick (one agent per asset fires: events and deliveries written) and a
    "down" tick (the same agents re-arm: edge states written); prices come from the real CoinGecko client
    over an in-process transport, so the pass pays for the requests' JSON but not for a network; each
@@ -52,7 +53,7 @@ from bench._watchers_replicas import replicas
 from bench._watchers_store import START_MS, base_prices, seed, store, up_prices
 from engine.agents import EdgeState
 from engine.registry import load_registry
-from gateway.service import tune_gc_for_serving
+from gateway.service import settle_heap, tune_gc_for_serving
 from storage import Database, sqlalchemy_url
 from storage.evaluation import CheckMemory, Outcome
 from storage.events import Event, new_event_id
@@ -146,6 +147,7 @@ async def production(db: Database, args: argparse.Namespace) -> None:
                 LeaseSettings(owner, leases.lease_s),
                 CheckSettings(),
                 on_recorded=streams.publish,
+                on_loaded=settle_heap,  # as `intentgate serve` settles its heap after a load
             )
 
         if args.replicas == 2:

@@ -127,7 +127,7 @@ def cmd_db_upgrade(settings: Settings) -> int:
 def cmd_serve(settings: Settings) -> int:
     from gateway.app import create_app
     from gateway.logs import configure_logging
-    from gateway.service import prepare, serve, tune_gc_for_serving
+    from gateway.service import prepare, serve, settle_heap, tune_gc_for_serving
 
     configure_logging(settings.log_format, settings.log_level)
     services = prepare(settings)
@@ -139,6 +139,7 @@ def cmd_serve(settings: Settings) -> int:
 
         run = serve_devnet
     tune_gc_for_serving()
+    services.after_load = settle_heap
 
     async def main() -> None:
         shutdown = trio.Event()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,6 +46,9 @@ class Services:
     agent_compiler: AgentCompiler = field(default_factory=AgentCompiler)
     watchers: Watchers | None = None
     streams: Streams | None = None  # the broker; publish after an event commits
+    # Called after a watcher loaded the agents of shards it gained: set only by `intentgate serve`, the
+    # process's owner (gateway.service.settle_heap); tests and library callers leave it unset.
+    after_load: Callable[[], None] | None = None
 
 
 def build_services(settings: Settings, db: Database) -> Services:

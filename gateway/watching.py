@@ -52,4 +52,5 @@ def build_watchers(
 ) -> Watchers:
     """The watchers of this process (started by serve() for roles workers and all)."""
     publish = services.streams.publish if services.streams is not None else None
-    return Watchers(services.db, registry, chains, http, watch_config(services), wall_ms, publish)
+    config = watch_config(services)
+    return Watchers(services.db, registry, chains, http, config, wall_ms, publish, services.after_load)

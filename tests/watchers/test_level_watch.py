@@ -68,6 +68,23 @@ async def test_yield_agent_fires_on_each_crossing_and_only_changes_are_written(d
     assert stored is not None and stored.last_checked_at == wall.now - 5 * MINUTE_MS  # the shard's stamp
 
 
+async def test_on_loaded_is_called_after_the_pass_that_loaded_gained_shards_only(database: Database) -> None:
+    market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
+    tenant_id = tenant(database)
+    for threshold in ("5", "6", "7"):
+        create(database, tenant_id, yield_agent(condition="above", threshold=threshold), wall.now)
+    loads: list[int] = []
+    async with market.client() as http:
+        leases = LeaseSettings(owner="a", lease_s=LEASE_S)
+        w = LevelWatcher(
+            "yield", database, market.reader(http), wall, leases, on_loaded=lambda: loads.append(len(w.held))
+        )
+        for _ in range(3):
+            await w.run_once()
+            wall.now += 5 * MINUTE_MS
+    assert loads == [3]
+
+
 async def test_a_crossing_fires_at_the_next_pass_when_reading_its_agent_failed(database: Database) -> None:
     market, wall = Market(apys={POOL: Decimal("4.5")}), Wall()
     agent = create(database, tenant(database), yield_agent(condition="above", threshold="5"), wall.now)
@@ -438,3 +455,16 @@ async def test_replicas_share_and_take_over_health_and_condition_agents(
     fired = [e.agent_id for e in stored_events(database) if e.type == "agent.triggered"]
     expected = {agent.id for agent, level in zip(agents, levels, strict=True) if level >= Decimal("1.4")}
     assert len(expected) == 30 and sorted(fired) == sorted(expected)
+
+
+def test_the_runner_hands_its_load_hook_to_every_watcher_that_holds_agents() -> None:
+    config = WatchConfig(checks=CheckSettings(), leases=LeaseSettings(owner="w1"))
+
+    def hook() -> None:
+        return None
+
+    watchers = Watchers(
+        Database("sqlite://"), load_registry(), None, httpx.AsyncClient(), config, lambda: 0, on_loaded=hook
+    )
+    assert watchers.prices.on_loaded is hook
+    assert [w.on_loaded for w in watchers.levels] == [hook] * len(LEVEL_KINDS)

@@ -262,6 +262,44 @@ async def test_shards_whose_load_failed_are_loaded_at_the_next_pass(database: Da
     assert len(stored_events(database)) == 40
 
 
+async def test_on_loaded_is_called_after_the_pass_that_loaded_gained_shards_only(database: Database) -> None:
+    # `intentgate serve` settles its heap there (gateway.service.settle_heap): once per load, never in a
+    # steady pass, nor for an agent that arrives between passes.
+    market, wall = Market(), Wall()
+    tenant_id = tenant(database)
+    for i in range(5):
+        body = price_agent(condition="above", threshold=str(3000 + i))
+        create(database, tenant_id, body, wall.now - 24 * 60 * MINUTE_MS)
+    loads: list[int] = []
+    async with market.client() as http:
+        leases = LeaseSettings(owner="replica-a", lease_s=900, batch=50)
+        w = PriceWatcher(
+            database,
+            market.reader(http),
+            wall,
+            leases,
+            CheckSettings(),
+            on_loaded=lambda: loads.append(len(w.held)),
+        )
+        await tick(w, market, wall, "2900")  # claims every shard and loads the 5
+        await tick(w, market, wall, "3100")
+        create(database, tenant_id, price_agent(condition="above", threshold="4000"), wall.now)
+        await tick(w, market, wall, "2900")
+        assert len(w.held) == 6
+    assert loads == [5]
+
+
+async def test_on_loaded_is_not_called_when_the_gained_shards_hold_no_agents(database: Database) -> None:
+    market, wall = Market(), Wall()
+    loads: list[int] = []
+    async with market.client() as http:
+        leases = LeaseSettings(owner="replica-a", lease_s=900, batch=50)
+        w = PriceWatcher(database, market.reader(http), wall, leases, on_loaded=lambda: loads.append(0))
+        await tick(w, market, wall, "2900")
+        assert w.shards
+    assert loads == []
+
+
 async def test_paused_agent_is_not_evaluated_and_resumes_with_a_new_baseline(database: Database) -> None:
     market, wall = Market(), Wall()
     tenant_id = tenant(database)

@@ -71,10 +71,12 @@ class LevelWatcher:
         leases: LeaseSettings,
         checks: CheckSettings | None = None,
         on_recorded: EventsRecorded | None = None,
+        on_loaded: Callable[[], None] | None = None,
     ) -> None:
+        """`on_recorded` and `on_loaded` as for watchers.evaluation.price_watch.PriceWatcher."""
         self.kind = kind
         self.db, self.reader, self.wall_ms, self.leases = db, reader, wall_ms, leases
-        self.on_recorded = on_recorded
+        self.on_recorded, self.on_loaded = on_recorded, on_loaded
         self.checks = checks or CheckSettings()
         self.held = HeldLevels()
         self.shards: frozenset[int] = frozenset()
@@ -144,11 +146,16 @@ class LevelWatcher:
                     self._take(row)
             self.unwritten.clear()
         self.synced_at = now
+        loaded = 0
         for start in range(0, len(gained), LOAD_SHARDS_PER_STEP):
             step_shards = gained[start : start + LOAD_SHARDS_PER_STEP]
-            for row in await self.db.read(load_kind_shards, self.kind, step_shards):
+            rows = await self.db.read(load_kind_shards, self.kind, step_shards)
+            for row in rows:
                 self._take(row)
+            loaded += len(rows)
             self.unloaded.difference_update(step_shards)
+        if loaded and self.on_loaded is not None:
+            self.on_loaded()
 
     async def run_once(self) -> int:
         """One pass; returns how many outcomes were written."""
@@ -324,6 +331,7 @@ def level_watchers(
     leases: LeaseSettings,
     checks: CheckSettings | None = None,
     on_recorded: EventsRecorded | None = None,
+    on_loaded: Callable[[], None] | None = None,
 ) -> list[LevelWatcher]:
     """One watcher per kind."""
-    return [LevelWatcher(kind, db, reader, wall_ms, leases, checks, on_recorded) for kind in kinds]
+    return [LevelWatcher(kind, db, reader, wall_ms, leases, checks, on_recorded, on_loaded) for kind in kinds]

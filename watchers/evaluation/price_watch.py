@@ -121,9 +121,13 @@ class PriceWatcher:
         leases: LeaseSettings,
         checks: CheckSettings | None = None,
         on_recorded: EventsRecorded | None = None,
+        on_loaded: Callable[[], None] | None = None,
     ) -> None:
+        """`on_recorded` gets the events of every committed write; `on_loaded` is called after a pass
+        that loaded the agents of gained shards (the process owner's hook: `intentgate serve` settles its
+        heap there, gateway.service.settle_heap)."""
         self.db, self.reader, self.wall_ms, self.leases = db, reader, wall_ms, leases
-        self.on_recorded = on_recorded
+        self.on_recorded, self.on_loaded = on_recorded, on_loaded
         self.checks = checks or CheckSettings()
         self.index = ThresholdIndex()
         self.held = HeldPrices()
@@ -289,11 +293,13 @@ class PriceWatcher:
         read yet, step each agent once from its stored state, write those whose state changed. Shards
         not loaded when the pass fails are loaded by the next one."""
         shards = sorted(gained)
-        written = 0
+        written = loaded = 0
         for start in range(0, len(shards), LOAD_SHARDS_PER_STEP):
             step_shards = shards[start : start + LOAD_SHARDS_PER_STEP]
-            for row in await self.db.read(load_shards, PRICE_KIND, step_shards):
+            rows = await self.db.read(load_shards, PRICE_KIND, step_shards)
+            for row in rows:
                 self._take(row)
+            loaded += len(rows)
             self.unloaded.difference_update(step_shards)
             unread = {
                 a for a, slots in self.waiting.items() if slots and a not in prices and a not in missing
@@ -304,6 +310,8 @@ class PriceWatcher:
                 prices.update(found)
                 missing.update(failed)
             written += await self._write(self._first_checks(prices, self.wall_ms()))
+        if loaded and self.on_loaded is not None:
+            self.on_loaded()
         return written
 
     def _event(self, slot: int, fired: Fired | None, now: int, event_id: str | None = None) -> Event | None:

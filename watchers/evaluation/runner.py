@@ -62,8 +62,10 @@ class Watchers:
         config: WatchConfig,
         wall_ms: Callable[[], int],
         on_recorded: EventsRecorded | None = None,
+        on_loaded: Callable[[], None] | None = None,
     ) -> None:
-        """`on_recorded` is called with the events of every committed write (the streams' publish)."""
+        """`on_recorded` is called with the events of every committed write (the streams' publish);
+        `on_loaded` after a holding watcher's pass loaded the agents of shards it gained."""
         self.config = config
         self.cache: PriceCache | None = None
         self.stream: BinanceTickerStream | None = None
@@ -74,9 +76,11 @@ class Watchers:
         prices = CoinGeckoPrices(config.price, http=http, cache=self.cache) if config.price else None
         yields = DefiLlamaYields(config.yields, http=http) if config.yields else None
         self.reader = MarketReader(registry, prices=prices, yields=yields, chains=chains)
-        self.prices = PriceWatcher(db, self.reader, wall_ms, config.leases, config.checks, on_recorded)
+        self.prices = PriceWatcher(
+            db, self.reader, wall_ms, config.leases, config.checks, on_recorded, on_loaded
+        )
         self.levels = level_watchers(
-            LEVEL_KINDS, db, self.reader, wall_ms, config.leases, config.checks, on_recorded
+            LEVEL_KINDS, db, self.reader, wall_ms, config.leases, config.checks, on_recorded, on_loaded
         )
         self.scheduler = AgentScheduler(
             db, self.reader, wall_ms, config.leases, config.checks, on_recorded, held_elsewhere=LEVEL_KINDS
