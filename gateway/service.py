@@ -58,8 +58,8 @@ def settle_heap() -> None:
     agents of shards it gained.
 
     The held agents (their columns, the id map, the thresholds' index) outlive every request, and with a
-    million of them every full collection walked them: 150-160 ms with every request waiting, about one
-    every 15 s under bench/gateway's load, and the middle generation's collections took 55-70 ms while
+    million of them every full collection walked them: 144-167 ms with every request waiting, about one
+    every 15 s under bench/gateway's load, and the middle generation's collections took 53-68 ms while
     the loaded containers passed through it (measured with `serve`, role all, holding 1M price agents).
     Frozen, no collection walks them again; reference counting still frees an agent dropped later. The
     one full collection here costs as much as one of those, once per load; whatever of the moment is

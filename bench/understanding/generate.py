@@ -96,8 +96,9 @@ def write(sets: dict[str, list[Row]]) -> None:
 def generate() -> dict[str, list[Row]]:
     sets: dict[str, list[Row]] = {}
     used: set[str] = set()
-    # heldout2 was added after the first held-out run had been read (see docs/performance-history.md, Understanding): it draws
-    # the first set's forms and its own, and shares no request with the two sets before it.
+    # heldout2 was added after the first held-out run had been read (see docs/performance-history.md,
+    # Understanding): it draws the first set's forms and its own, and shares no request with the two sets
+    # before it.
     # heldout3 likewise came after heldout2's run had been read.
     splits = (
         ("dev", 0, SEED),
