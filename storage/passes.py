@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -229,9 +230,16 @@ def _insert(conn: Connection, table: str, columns: str, rows: list[tuple[Any, ..
         return
     raw = conn.connection.driver_connection
     assert raw is not None
-    with raw.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
+    statement = f"COPY {table} ({columns}) FROM STDIN"
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+    except psycopg.Error as exc:
+        # The driver's own cursor bypasses SQLAlchemy, which would have wrapped the error: wrap it the
+        # same way, so callers see one kind of error whichever statement failed (IntegrityError for a
+        # reference refused, OperationalError for a store gone, which Database turns into StorageError).
+        raise sa.exc.DBAPIError.instance(statement, None, exc, psycopg.Error, dialect=conn.dialect) from exc
 
 
 _SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"

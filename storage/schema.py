@@ -130,7 +130,9 @@ agent_wallets = sa.Table(
     sa.Column("wallet_lower", sa.String(64), primary_key=True),
 )
 
-# events and their delivery (migration 0003)
+# events and their delivery (migration 0003). On PostgreSQL the references of events.tenant_id,
+# deliveries.event_id and deliveries.endpoint_id are checked once per statement by triggers, not by these
+# foreign keys (migration 0011); SQLite keeps the foreign keys.
 events = sa.Table(
     "events",
     metadata,

@@ -238,9 +238,10 @@ def test_on_postgresql_a_pass_rewrites_its_agents_edge_states_in_place(postgresq
 def test_on_postgresql_recording_events_waits_for_neither_quota_checks_nor_settling(
     postgresql: Database,
 ) -> None:
-    """A pass that recorded a tenant's event and its delivery holds key-share locks on the tenant and the
-    endpoint (their foreign keys) until it commits; the tenant's quota lock and the outbox's endpoint lock
-    are taken meanwhile without waiting for it."""
+    """A pass that recorded a tenant's event and its delivery has not committed yet; the tenant's quota lock
+    and the outbox's endpoint lock are taken meanwhile without waiting for it (the references' checks take
+    no row lock in READ COMMITTED, and the two locks would not conflict with the key-share locks a foreign
+    key took)."""
     (agent,) = _world(postgresql, 1)
     event = _fired(agent).events[0]
     with postgresql.engine.connect() as pass_conn, postgresql.engine.connect() as other:
