@@ -48,9 +48,13 @@ FOREIGN_KEYS = (
 
 LOCK = f"{ADVISORY_CLASS}, 'events'::regclass::oid::int"
 
-# Functions run with the store's schema as their search path, whatever the caller's is.
+# Functions run with the store's schema as their search path, whatever the caller's is. The two checks also
+# run without sequential scans: each looks up a statement's ids (a pass's 1,000 events) in a table that only
+# grows, and with the statistics of a smaller table the planner scanned all of events for them (12 ms at
+# 100,000 events, more with every pass) where the primary key finds them in about 1 ms.
 FUNCTIONS = f"""
-CREATE FUNCTION ig_check_references() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+CREATE FUNCTION ig_check_references() RETURNS trigger LANGUAGE plpgsql
+    SET search_path FROM CURRENT SET enable_seqscan = off AS $$
 -- AFTER INSERT FOR EACH STATEMENT, new rows as `added`; TG_ARGV: pairs of (column, parent table).
 DECLARE
     i int := 0;
@@ -82,7 +86,8 @@ BEGIN
     RETURN NULL;
 END $$;
 
-CREATE FUNCTION ig_check_referenced() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+CREATE FUNCTION ig_check_referenced() RETURNS trigger LANGUAGE plpgsql
+    SET search_path FROM CURRENT SET enable_seqscan = off AS $$
 -- AFTER DELETE FOR EACH STATEMENT, removed rows as `removed`; TG_ARGV: pairs of (child table, column).
 DECLARE
     i int := 0;
