@@ -5,13 +5,14 @@ of held agents merges and that the fold moves into the agents' rows, each found 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from storage import Database, passes, sqlalchemy_url
+from storage import Database, StorageError, passes, sqlalchemy_url
 from storage import agents as store
 from storage.accounts import lock_tenant
 from storage.evaluation import CheckMemory, Outcome
@@ -21,6 +22,7 @@ from storage.passes import (
     _FOLD_EDGE,
     _LOG_EDGE_GUARDED,
     _SET_EDGE_GUARDED_PG,
+    _SET_EDGE_JOINED_PG,
     changed_since,
     fold_held_edges,
     held_with_ids,
@@ -191,21 +193,48 @@ def test_on_postgresql_the_guarded_update_can_only_find_rows_by_their_id(postgre
     every agent of the kind. With sequential scans ruled out, the primary key is the only way in."""
     made = _world(postgresql, 3)
 
-    def plan(conn: sa.Connection) -> str:
-        conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
-        params = (
-            [a.id for a in made],
-            ["{}"] * 3,
-            [NOW] * 3,
-            [a.updated_at for a in made],
-            "active",
-            "price",
-        )
-        rows = conn.exec_driver_sql(f"EXPLAIN {_SET_EDGE_GUARDED_PG}", params)
-        return " ".join(str(row[0]) for row in rows)
+    columns = ([a.id for a in made], ["{}"] * 3, [NOW] * 3, [a.updated_at for a in made])
+    joined = passes._joined_columns(*columns)
+    assert joined is not None
 
-    found = postgresql.transaction(plan)
-    assert "agents_pkey" in found and "ix_agents" not in found, found
+    def plan(statement: str, params: tuple[object, ...]) -> Callable[[sa.Connection], str]:
+        def run(conn: sa.Connection) -> str:
+            conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
+            rows = conn.exec_driver_sql(f"EXPLAIN {statement}", (*params, "active", "price"))
+            return " ".join(str(row[0]) for row in rows)
+
+        return run
+
+    for statement, params in ((_SET_EDGE_GUARDED_PG, columns), (_SET_EDGE_JOINED_PG, joined)):
+        found = postgresql.transaction(plan(statement, params))
+        assert "agents_pkey" in found and "ix_agents" not in found, found
+
+
+def test_joined_columns_fall_back_to_arrays_for_a_value_holding_its_separator() -> None:
+    assert passes._joined_columns(["agt_a", "agt_b"], ['{"a":1}', '{"b":2}'], [1, 2], [3, 4]) == (
+        "agt_a,agt_b",
+        '{"a":1}\x1f{"b":2}',
+        "1,2",
+        "3,4",
+    )
+    assert passes._joined_columns(["agt_a,x"], ["{}"], [1], [1]) is None
+    assert passes._joined_columns(["agt_a"], ["{\x1f}"], [1], [1]) is None
+    assert passes._joined_columns(["agt_a", "agt_b"], ["{}", ""], [1, 1], [1, 1]) is None
+
+
+@pytest.mark.postgres
+def test_on_postgresql_an_edge_state_the_join_cannot_carry_is_written_all_the_same(
+    postgresql: Database,
+) -> None:
+    """Edge states are JSON, which never holds a raw control character; should one ever hold the unit
+    separator, the pass's write takes the arrays instead and writes every state exactly."""
+    made = _world(postgresql, 3)
+    outcomes = [_fired(agent) for agent in made]
+    outcomes[1] = outcomes[1]._replace(edge_state='{"note":"\x1f"}')
+    assert sorted(postgresql.transaction(write_held, "price", OWNER, outcomes)) == sorted(a.id for a in made)
+    for outcome in outcomes:
+        agent = postgresql.transaction(store.get_agent, made[0].tenant_id, outcome.agent_id)
+        assert agent is not None and agent.edge_state == outcome.edge_state
 
 
 @pytest.mark.postgres
@@ -252,3 +281,21 @@ def test_on_postgresql_recording_events_waits_for_neither_quota_checks_nor_settl
             lock_tenant(other, agent.tenant_id)
             assert lock_endpoints(other, ["we_01TEST"]) == {"we_01TEST": ["active", 0]}
         open_pass.rollback()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_store_gone_during_the_copy_is_a_storage_error(postgresql: Database) -> None:
+    """The events and deliveries go through the driver's COPY, outside SQLAlchemy: a connection lost there
+    must still surface as StorageError (what the watchers catch to skip a pass), like any other statement's."""
+    (agent,) = _world(postgresql, 1)
+    event = _fired(agent).events[0]
+
+    def copy_after_the_server_dropped_us(conn: sa.Connection) -> None:
+        pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+        with postgresql.engine.connect() as other:
+            other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)}, 5000)")  # waits for it
+        record_events(conn, [(event, NOW + 1)])
+
+    with pytest.raises(StorageError):
+        postgresql.transaction(copy_after_the_server_dropped_us)
+    assert stored_events(postgresql, agent.id) == []
