@@ -1,10 +1,12 @@
 """How a watcher pass's rows are best sent to PostgreSQL: psycopg's pipelined executemany against one
 multi-row VALUES statement per table, against one array parameter per column that the server unnests
-(sent in text format, as psycopg does for `%s`, and in binary, `%b`), and against COPY (the inserts
-streamed with COPY FROM STDIN; the updates copied into a temporary table and applied with one UPDATE ...
-FROM), on one connection, in alternated rounds. The last way is what storage/passes.py does: COPY for the
-inserts, one UPDATE over binary arrays for the edge states. Each round inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows
-by key (a pass's edge states) in one transaction, into temporary tables.
+(sent in text format, as psycopg does for `%s`, and in binary, `%b`), against one text parameter per
+column, its values joined by a separator that the server splits, and against COPY (the inserts streamed
+with COPY FROM STDIN; the updates copied into a temporary table and applied with one UPDATE ... FROM), on
+one connection, in alternated rounds. The last way is what storage/passes.py does: COPY for the inserts,
+one UPDATE over joined text for the edge states (before, over binary arrays: still measured). Each round
+inserts 1,000 rows of 9 columns (a pass's deliveries) and updates 1,000 rows by key (a pass's edge states)
+in one transaction, into temporary tables.
 
     python -m bench.pg_writes --database-url postgresql://127.0.0.1:5432/test
 """
@@ -104,6 +106,23 @@ def _copy_binary_update(
     _binary_update(cur, updates)
 
 
+def _copy_joined_update(
+    cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]
+) -> None:
+    """COPY for the inserts, one UPDATE over each column's values joined into one text parameter and split
+    by the server (storage/passes.py): a join is one C call where a binary array is dumped element by
+    element in Python. Edge states are JSON, which holds no raw control character: the unit separator."""
+    with cur.copy("COPY bench_d FROM STDIN") as copy:
+        for row in inserts:
+            copy.write_row(row)
+    e, t, ids = [list(column) for column in zip(*updates, strict=True)]
+    cur.execute(
+        "UPDATE bench_g SET e = v.e, t = v.t FROM unnest(string_to_array(%s, chr(31)),"
+        " string_to_array(%s, ',')::bigint[], string_to_array(%s, ',')) AS v(e, t, id) WHERE bench_g.id = v.id",
+        ["\x1f".join(e), ",".join(map(str, t)), ",".join(ids)],
+    )
+
+
 def _copy(cur: psycopg.Cursor[Any], inserts: list[tuple[Any, ...]], updates: list[tuple[Any, ...]]) -> None:
     """COPY FROM STDIN: the inserts straight into their table, the updates into a temporary table dropped
     at commit and applied from there in one statement."""
@@ -149,6 +168,7 @@ def main() -> None:
             ("COPY both", _copy),
             ("COPY inserts, executemany updates", _copy_inserts),
             ("COPY inserts, binary-array update", _copy_binary_update),
+            ("COPY inserts, joined-text update", _copy_joined_update),
         )
         times: dict[str, list[float]] = {name: [] for name, _ in ways}
         for round_ in range(args.rounds):
