@@ -335,11 +335,14 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
 # Python, about 7 ms for 1,000 edge states. The `+ 0` and `|| ''` keep the planner on the primary key: with
 # the statistics of a freshly filled table it took the index on (kind, status) and hashed every agent of the
 # kind (400 ms at 1M agents).
-_SET_EDGE_GUARDED_PG = (
+_SET_EDGE_PG = (
     "UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
-    " FROM unnest(%b::text[], %b::text[], %b::bigint[], %b::bigint[]) AS v(id, edge_state, checked_at, read_at)"
-    " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = %b AND a.kind || '' = %b"
+    " FROM unnest({columns}) AS v(id, edge_state, checked_at, read_at)"
+    " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = {mark} AND a.kind || '' = {mark}"
     " RETURNING a.id"
+)
+_SET_EDGE_GUARDED_PG = _SET_EDGE_PG.format(
+    columns="%b::text[], %b::text[], %b::bigint[], %b::bigint[]", mark="%b"
 )
 # The same over four text parameters, each a column's values joined by a separator, split by the server
 # with string_to_array: joining 1,000 values is one C call, where dumping them as a binary array walks them
@@ -349,12 +352,13 @@ _SET_EDGE_GUARDED_PG = (
 # hold its separator.
 _SEPARATOR = "\x1f"
 _SET_EDGE_JOINED_PG = (
-    "WITH written AS (UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
-    " FROM unnest(string_to_array(%s, ','), string_to_array(%s, chr(31)),"
-    " string_to_array(%s, ',')::bigint[], string_to_array(%s, ',')::bigint[])"
-    " AS v(id, edge_state, checked_at, read_at)"
-    " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = %s AND a.kind || '' = %s"
-    " RETURNING a.id) SELECT string_agg(id, ',') FROM written"
+    "WITH written AS ("
+    + _SET_EDGE_PG.format(
+        columns="string_to_array(%s, ','), string_to_array(%s, chr(31)),"
+        " string_to_array(%s, ',')::bigint[], string_to_array(%s, ',')::bigint[]",
+        mark="%s",
+    )
+    + ") SELECT string_agg(id, ',') FROM written"
 )
 _LOG_EDGE = "INSERT INTO held_edges (kind, agent_id, read_at, edge_state, checked_at) VALUES (?, ?, ?, ?, ?)"
 # The same with the guard in each row's INSERT: logged only where the agent is still active, of the kind and
