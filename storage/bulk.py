@@ -10,10 +10,13 @@ join in a temporary table first."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 import simplejson
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection, CursorResult
 
 
@@ -59,3 +62,15 @@ def select_in(
     if where:
         predicate = f"{marks(conn, where)} AND {predicate}"
     return conn.exec_driver_sql(f"{sql} WHERE {predicate} {tail}", (*params, *values))
+
+
+@contextmanager
+def driver_errors(conn: Connection, statement: str) -> Iterator[None]:
+    """Wrap the errors of statements sent on the driver's own connection (COPY, a pipeline) the way
+    SQLAlchemy wraps every other statement's: callers see one kind of error whichever statement failed
+    (IntegrityError for a reference refused, OperationalError for a store gone, which Database turns
+    into StorageError)."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise sa.exc.DBAPIError.instance(statement, None, exc, psycopg.Error, dialect=conn.dialect) from exc

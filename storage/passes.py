@@ -16,12 +16,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
-from storage.bulk import in_ids, select_in
+from storage.bulk import driver_errors, in_ids, select_in
 from storage.evaluation import CLEAR, Outcome, agent_checks, save_memory
 from storage.events import ENDPOINT_ACTIVE, QUEUED, Event, new_delivery_ids, trigger_text
 from storage.schema import agents
@@ -231,15 +230,9 @@ def _insert(conn: Connection, table: str, columns: str, rows: list[tuple[Any, ..
     raw = conn.connection.driver_connection
     assert raw is not None
     statement = f"COPY {table} ({columns}) FROM STDIN"
-    try:
-        with raw.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(row)
-    except psycopg.Error as exc:
-        # The driver's own cursor bypasses SQLAlchemy, which would have wrapped the error: wrap it the
-        # same way, so callers see one kind of error whichever statement failed (IntegrityError for a
-        # reference refused, OperationalError for a store gone, which Database turns into StorageError).
-        raise sa.exc.DBAPIError.instance(statement, None, exc, psycopg.Error, dialect=conn.dialect) from exc
+    with driver_errors(conn, statement), raw.cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 _SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"
