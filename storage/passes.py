@@ -13,7 +13,7 @@ restart or another replica between a pass and its fold starts from the logged st
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -278,10 +278,15 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
         save_memory(conn, outcome)
 
 
-def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> int:
+def record_events(
+    conn: Connection,
+    recorded: Sequence[tuple[Event, int]],
+    endpoints: Mapping[str, Sequence[str]] | None = None,
+) -> int:
     """Insert the events and queue each for every active endpoint of its tenant, first attempt at the time
-    paired with it (epoch-ms): storage.events.record_event for many events in three statements. Returns
-    how many deliveries were queued."""
+    paired with it (epoch-ms): storage.events.record_event for many events in three statements. `endpoints`
+    are the active endpoints by tenant when the caller read them in this transaction already. Returns how
+    many deliveries were queued."""
     if not recorded:
         return 0
     _insert(
@@ -301,11 +306,15 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
             for e, _ in recorded
         ],
     )
-    endpoints: dict[str, list[str]] = defaultdict(list)
-    tenants = sorted({e.tenant_id for e, _ in recorded})
-    query = "SELECT tenant_id, id FROM webhook_endpoints"
-    for row in select_in(conn, query, "tenant_id", tenants, where="status = ?", params=(ENDPOINT_ACTIVE,)):
-        endpoints[row.tenant_id].append(row.id)
+    if endpoints is None:
+        found: dict[str, list[str]] = defaultdict(list)
+        tenants = sorted({e.tenant_id for e, _ in recorded})
+        query = "SELECT tenant_id, id FROM webhook_endpoints"
+        for row in select_in(
+            conn, query, "tenant_id", tenants, where="status = ?", params=(ENDPOINT_ACTIVE,)
+        ):
+            found[row.tenant_id].append(row.id)
+        endpoints = found
     queued = [
         (e, deliver_at, endpoint_id)
         for e, deliver_at in recorded
@@ -324,34 +333,39 @@ def record_events(conn: Connection, recorded: Sequence[tuple[Event, int]]) -> in
 # On PostgreSQL an edge state is written in its agent's row, only where the agent is still active, of the
 # kind and as it was read: the guard of _unchanged inside one UPDATE over arrays that names the rows it wrote
 # (bench/pg_writes.py; on bench/watchers' 1M agents, 4 ms for a pass's 1,000 rows against 9 ms for as many
-# pipelined UPDATEs). Arrays go in binary (%b): psycopg escapes each element of a text-format array in
-# Python, about 7 ms for 1,000 edge states. The `+ 0` and `|| ''` keep the planner on the primary key: with
-# the statistics of a freshly filled table it took the index on (kind, status) and hashed every agent of the
-# kind (400 ms at 1M agents).
+# pipelined UPDATEs). The same statement locks the writer's shards of those agents first, as held_shards
+# does (`held`: an agent is written only if its shard, computed here by shard_of, is among them), and reads
+# the active endpoints of the tenants whose events it records: one round trip where there were three. The
+# `+ 0` and `|| ''` keep the planner on the primary key: with the statistics of a freshly filled table it took
+# the index on (kind, status) and hashed every agent of the kind (400 ms at 1M agents).
 _SET_EDGE_PG = (
-    "UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
-    " FROM unnest({columns}) AS v(id, edge_state, checked_at, read_at)"
-    " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = {mark} AND a.kind || '' = {mark}"
-    " RETURNING a.id"
+    "WITH held AS (SELECT shard FROM watch_shards WHERE kind = %(kind)s AND owner = %(owner)s"
+    " AND lease_until >= %(at)s AND shard = ANY(%(held)b::int[]) FOR SHARE),"
+    " written AS (UPDATE agents AS a SET edge_state = v.edge_state, last_checked_at = v.checked_at"
+    " FROM unnest({columns}) AS v(id, edge_state, checked_at, read_at, shard)"
+    " WHERE a.id = v.id AND a.updated_at + 0 = v.read_at AND a.status || '' = %(active)s"
+    " AND a.kind || '' = %(kind)s AND v.shard IN (SELECT shard FROM held) RETURNING a.id)"
+    " SELECT {written}, e.tenants, e.ids FROM (SELECT array_agg(tenant_id) AS tenants, array_agg(id) AS ids"
+    " FROM webhook_endpoints WHERE status = %(endpoint_active)s AND tenant_id = ANY(%(tenants)b::text[])) AS e"
 )
+# Arrays go in binary (%b): psycopg escapes each element of a text-format array in Python, about 7 ms for
+# 1,000 edge states.
 _SET_EDGE_GUARDED_PG = _SET_EDGE_PG.format(
-    columns="%b::text[], %b::text[], %b::bigint[], %b::bigint[]", mark="%b"
+    columns="%(ids)b::text[], %(states)b::text[], %(checked)b::bigint[], %(read)b::bigint[], %(shards)b::int[]",
+    written="ARRAY(SELECT id FROM written)",
 )
-# The same over four text parameters, each a column's values joined by a separator, split by the server
-# with string_to_array: joining 1,000 values is one C call, where dumping them as a binary array walks them
-# in Python (about 1 ms a column for a pass's 1,000 crossings). Edge states are JSON text, which holds no raw
+# The same over text parameters, each a column's values joined by a separator, split by the server with
+# string_to_array: joining 1,000 values is one C call, where dumping them as a binary array walks them in
+# Python (about 1 ms a column for a pass's 1,000 crossings). Edge states are JSON text, which holds no raw
 # control character, so the unit separator (chr(31)) cannot occur in one; ids and numbers hold no comma.
 # The written ids come back as one string. _joined_columns falls back to the arrays above should a value ever
 # hold its separator.
 _SEPARATOR = "\x1f"
-_SET_EDGE_JOINED_PG = (
-    "WITH written AS ("
-    + _SET_EDGE_PG.format(
-        columns="string_to_array(%s, ','), string_to_array(%s, chr(31)),"
-        " string_to_array(%s, ',')::bigint[], string_to_array(%s, ',')::bigint[]",
-        mark="%s",
-    )
-    + ") SELECT string_agg(id, ',') FROM written"
+_SET_EDGE_JOINED_PG = _SET_EDGE_PG.format(
+    columns="string_to_array(%(ids)s, ','), string_to_array(%(states)s, chr(31)),"
+    " string_to_array(%(checked)s, ',')::bigint[], string_to_array(%(read)s, ',')::bigint[],"
+    " string_to_array(%(shards)s, ',')::int[]",
+    written="(SELECT string_agg(id, ',') FROM written)",
 )
 _LOG_EDGE = "INSERT INTO held_edges (kind, agent_id, read_at, edge_state, checked_at) VALUES (?, ?, ?, ?, ?)"
 # The same with the guard in each row's INSERT: logged only where the agent is still active, of the kind and
@@ -377,24 +391,44 @@ def _joined_columns(
     return id_text, state_text, ",".join(map(str, checked)), ",".join(map(str, read))
 
 
-def _write_guarded(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> list[Outcome]:
-    """PostgreSQL: write outcomes that all set an edge state with the guard in the UPDATE (no guard read
-    first); returns those written, the agents' rows being those the statement names."""
+def _write_guarded(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """PostgreSQL: write outcomes that all set an edge state, of agents in shards `owner` still holds, with
+    the shard guard and the agent's in one UPDATE (no guard read first); returns those written, the agents'
+    rows being those the statement names."""
+    shards = [shard_of(o.agent_id) for o in outcomes]
     columns = (
         [o.agent_id for o in outcomes],
         [o.edge_state for o in outcomes],
         [o.checked_at for o in outcomes],
         [o.leased_updated_at for o in outcomes],
     )
+    params = {
+        "kind": kind,
+        "owner": owner,
+        "at": max(columns[2]),
+        "held": sorted(set(shards)),
+        "active": ACTIVE,
+        "endpoint_active": ENDPOINT_ACTIVE,
+        "tenants": sorted({e.tenant_id for o in outcomes for e in o.events}),
+    }
     joined = _joined_columns(*columns)
     if joined is None:
-        written = set(conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, (*columns, ACTIVE, kind)).scalars())
+        ids, states, checked, read = columns
+        arrays = {"ids": ids, "states": states, "checked": checked, "read": read, "shards": shards}
+        row = conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, {**params, **arrays}).one()
+        written = set(row[0])
     else:
-        names = conn.exec_driver_sql(_SET_EDGE_JOINED_PG, (*joined, ACTIVE, kind)).scalar()
-        written = set(names.split(",")) if names else set()
+        id_text, state_text, checked_text, read_text = joined
+        texts = {"ids": id_text, "states": state_text, "checked": checked_text, "read": read_text}
+        texts["shards"] = ",".join(map(str, shards))
+        row = conn.exec_driver_sql(_SET_EDGE_JOINED_PG, {**params, **texts}).one()
+        written = set(row[0].split(",")) if row[0] else set()
+    endpoints: dict[str, list[str]] = defaultdict(list)
+    for tenant_id, endpoint_id in zip(row[1] or (), row[2] or (), strict=True):
+        endpoints[tenant_id].append(endpoint_id)
     kept = [o for o in outcomes if o.agent_id in written]
     _write_memories(conn, kept)
-    record_events(conn, [(event, o.checked_at) for o in kept for event in o.events])
+    record_events(conn, [(event, o.checked_at) for o in kept for event in o.events], endpoints)
     return kept
 
 
@@ -436,15 +470,15 @@ def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outco
     state as it is; next_check_at must be None); returns the ids written."""
     if not outcomes:
         return []
+    if conn.dialect.name == "postgresql" and all(o.edge_state is not None for o in outcomes):
+        # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
+        return [outcome.agent_id for outcome in _write_guarded(conn, kind, owner, outcomes)]
     at = max(outcome.checked_at for outcome in outcomes)
     shards = [shard_of(o.agent_id) for o in outcomes]
     held = held_shards(conn, kind, owner, at, set(shards))
     mine = [o for o, shard in zip(outcomes, shards, strict=True) if shard in held]
     if conn.dialect.name == "sqlite":
         written = _write_logged(conn, kind, mine)
-    elif mine and all(o.edge_state is not None for o in mine):
-        # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
-        written = _write_guarded(conn, kind, mine)
     else:
         written = _unchanged(conn, mine, lambda row: bool(row.kind == kind))
         _write(conn, written)

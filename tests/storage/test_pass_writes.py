@@ -32,7 +32,7 @@ from storage.passes import (
     write_held,
 )
 from storage.schema import deliveries
-from storage.shards import SHARDS, sync_shards
+from storage.shards import SHARDS, shard_of, sync_shards
 from storage.webhooks import lock_endpoints
 from tests.watchers.support import create, price_agent, stored_events, tenant
 from tests.watchers.test_events_api import add_endpoint
@@ -163,6 +163,60 @@ def test_a_paused_agent_gets_no_state_and_no_event(database: Database) -> None:
     assert stored_events(database) == [] and _deliveries(database) == []
 
 
+def _give_shard_away(db: Database, agent: store.Agent) -> None:
+    """Another replica took the agent's shard over (its lease had run out)."""
+    db.transaction(
+        lambda conn: conn.exec_driver_sql(
+            "UPDATE watch_shards SET owner = 'replica-b' WHERE kind = 'price' AND shard = ?"
+            if conn.dialect.name == "sqlite"
+            else "UPDATE watch_shards SET owner = 'replica-b' WHERE kind = 'price' AND shard = %s",
+            (shard_of(agent.id),),
+        )
+    )
+
+
+@pytest.mark.parametrize("separator", [False, True], ids=["joined", "arrays"])
+def test_an_agent_whose_shard_the_writer_no_longer_holds_is_left_out(
+    database: Database, separator: bool
+) -> None:
+    """The shard guard: what a replica stepped in a shard taken over since is not written, the others are
+    (on PostgreSQL whichever form the columns take)."""
+    made = _world(database, 12)
+    lost = made[0]
+    _give_shard_away(database, lost)
+    kept = [a for a in made if shard_of(a.id) != shard_of(lost.id)]
+    outcomes = [_fired(agent) for agent in made]
+    if separator:  # an edge state the joined text cannot carry: PostgreSQL sends the arrays
+        outcomes = [o._replace(edge_state='{"note":"\x1f"}') for o in outcomes]
+    written = database.transaction(write_held, "price", OWNER, outcomes)
+    assert sorted(written) == sorted(a.id for a in kept)
+    assert stored_events(database, lost.id) == []
+    events = {o.events[0].id for o in outcomes if o.agent_id in written}
+    assert set(_deliveries(database)) == events
+
+
+def test_events_of_a_tenant_without_endpoints_are_written_without_deliveries(database: Database) -> None:
+    made = _world(database, 2)
+    quiet = create(database, tenant(database, "quiet"), price_agent(condition="above", threshold="3000"), NOW)
+    outcomes = [_fired(agent) for agent in [*made, quiet]]
+    written = database.transaction(write_held, "price", OWNER, outcomes)
+    assert sorted(written) == sorted(a.id for a in [*made, quiet])
+    assert len(stored_events(database, quiet.id)) == 1
+    assert sorted(_deliveries(database)) == sorted(o.events[0].id for o in outcomes[:2])
+
+
+def test_states_without_events_are_written_alone(database: Database) -> None:
+    """A down pass: agents re-armed, nothing fired."""
+    made = _world(database, 3)
+    outcomes = [_fired(agent)._replace(events=()) for agent in made]
+    assert sorted(database.transaction(write_held, "price", OWNER, outcomes)) == sorted(a.id for a in made)
+    database.transaction(fold_held_edges)
+    for agent, outcome in zip(made, outcomes, strict=True):
+        row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
+        assert row is not None and row.edge_state == outcome.edge_state
+    assert stored_events(database) == [] and _deliveries(database) == []
+
+
 @pytest.mark.parametrize(
     ("sql", "params"),
     [(_FOLD_EDGE, ("{}", 1, "x", 1)), (_LOG_EDGE_GUARDED, ("{}", 1, "x", 1, "active", "price"))],
@@ -193,20 +247,26 @@ def test_on_postgresql_the_guarded_update_can_only_find_rows_by_their_id(postgre
     every agent of the kind. With sequential scans ruled out, the primary key is the only way in."""
     made = _world(postgresql, 3)
 
-    columns = ([a.id for a in made], ["{}"] * 3, [NOW] * 3, [a.updated_at for a in made])
-    joined = passes._joined_columns(*columns)
+    ids, updated = [a.id for a in made], [a.updated_at for a in made]
+    shards = [shard_of(agent_id) for agent_id in ids]
+    common = {"kind": "price", "owner": OWNER, "at": NOW, "held": sorted(set(shards)), "active": "active"}
+    common |= {"endpoint_active": "active", "tenants": [made[0].tenant_id]}
+    arrays = {"ids": ids, "states": ["{}"] * 3, "checked": [NOW] * 3, "read": updated, "shards": shards}
+    joined = passes._joined_columns(ids, ["{}"] * 3, [NOW] * 3, updated)
     assert joined is not None
+    texts = dict(zip(("ids", "states", "checked", "read"), joined, strict=True))
+    texts["shards"] = ",".join(map(str, shards))
 
-    def plan(statement: str, params: tuple[object, ...]) -> Callable[[sa.Connection], str]:
+    def plan(statement: str, params: dict[str, object]) -> Callable[[sa.Connection], str]:
         def run(conn: sa.Connection) -> str:
             conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
-            rows = conn.exec_driver_sql(f"EXPLAIN {statement}", (*params, "active", "price"))
+            rows = conn.exec_driver_sql(f"EXPLAIN {statement}", params)
             return " ".join(str(row[0]) for row in rows)
 
         return run
 
-    for statement, params in ((_SET_EDGE_GUARDED_PG, columns), (_SET_EDGE_JOINED_PG, joined)):
-        found = postgresql.transaction(plan(statement, params))
+    for statement, params in ((_SET_EDGE_GUARDED_PG, arrays), (_SET_EDGE_JOINED_PG, texts)):
+        found = postgresql.transaction(plan(statement, {**common, **params}))
         assert "agents_pkey" in found and "ix_agents" not in found, found
 
 
