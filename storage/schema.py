@@ -1,5 +1,6 @@
 """Table definitions used by the repositories (SQLAlchemy Core). The migrations under migrations/ create
-them; a test checks the two agree."""
+them; a test checks the two agree. On PostgreSQL the identifier columns are in the "C" collation (migration
+0012: they compare byte by byte, as on SQLite)."""
 
 import sqlalchemy as sa
 
