@@ -13,8 +13,8 @@ restart or another replica between a pass and its fold starts from the logged st
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -391,10 +391,25 @@ def _joined_columns(
     return id_text, state_text, ",".join(map(str, checked)), ",".join(map(str, read))
 
 
-def _write_guarded(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[Outcome]:
+class LaterEvents(Protocol):
+    """Events a writer attaches to a pass's outcomes while the store writes their states: a watcher's pass
+    hands over the crossings' states first and the events that go with them (a thousand, each a trigger
+    built and rendered in Python) are built in the write's own thread while PostgreSQL runs the UPDATE."""
+
+    @property
+    def tenants(self) -> Collection[str]:
+        """The tenants of the events still to attach (the write reads their endpoints meanwhile)."""
+
+    def attach(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
+        """`outcomes` with the events attached, the same agents in the same order; called once."""
+
+
+def _write_guarded(
+    conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome], later: LaterEvents | None
+) -> list[Outcome]:
     """PostgreSQL: write outcomes that all set an edge state, of agents in shards `owner` still holds, with
     the shard guard and the agent's in one UPDATE (no guard read first); returns those written, the agents'
-    rows being those the statement names."""
+    rows being those the statement names. `later` attaches their events while the UPDATE runs."""
     shards = [shard_of(o.agent_id) for o in outcomes]
     columns = (
         [o.agent_id for o in outcomes],
@@ -402,6 +417,7 @@ def _write_guarded(conn: Connection, kind: str, owner: str, outcomes: Sequence[O
         [o.checked_at for o in outcomes],
         [o.leased_updated_at for o in outcomes],
     )
+    tenants = {e.tenant_id for o in outcomes for e in o.events}
     params = {
         "kind": kind,
         "owner": owner,
@@ -409,7 +425,7 @@ def _write_guarded(conn: Connection, kind: str, owner: str, outcomes: Sequence[O
         "held": sorted(set(shards)),
         "active": ACTIVE,
         "endpoint_active": ENDPOINT_ACTIVE,
-        "tenants": sorted({e.tenant_id for o in outcomes for e in o.events}),
+        "tenants": sorted(tenants.union(later.tenants) if later is not None else tenants),
     }
     joined = _joined_columns(*columns)
     if joined is None:
@@ -417,11 +433,22 @@ def _write_guarded(conn: Connection, kind: str, owner: str, outcomes: Sequence[O
         arrays = {"ids": ids, "states": states, "checked": checked, "read": read, "shards": shards}
         row = conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, {**params, **arrays}).one()
         written = set(row[0])
+        if later is not None:
+            outcomes = later.attach(outcomes)
     else:
         id_text, state_text, checked_text, read_text = joined
         texts = {"ids": id_text, "states": state_text, "checked": checked_text, "read": read_text}
         texts["shards"] = ",".join(map(str, shards))
-        row = conn.exec_driver_sql(_SET_EDGE_JOINED_PG, {**params, **texts}).one()
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        # Pipeline mode sends the statement at once and answers when asked: the events are built in between,
+        # this thread's Python beside the server's work (the event loop waits for this thread meanwhile).
+        with driver_errors(conn, _SET_EDGE_JOINED_PG), raw.pipeline(), raw.cursor() as cursor:
+            cursor.execute(_SET_EDGE_JOINED_PG, {**params, **texts})
+            if later is not None:
+                outcomes = later.attach(outcomes)
+            row = cursor.fetchone()
+        assert row is not None
         written = set(row[0].split(",")) if row[0] else set()
     endpoints: dict[str, list[str]] = defaultdict(list)
     for tenant_id, endpoint_id in zip(row[1] or (), row[2] or (), strict=True):
@@ -465,14 +492,19 @@ def _write_logged(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> l
     return written
 
 
-def write_held(conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome]) -> list[str]:
+def write_held(
+    conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome], later: LaterEvents | None = None
+) -> list[str]:
     """Write the outcomes of agents `owner` holds by shard of `kind` (edge_state None leaves the stored
-    state as it is; next_check_at must be None); returns the ids written."""
+    state as it is; next_check_at must be None), with the events `later` attaches to them; returns the ids
+    written."""
     if not outcomes:
         return []
     if conn.dialect.name == "postgresql" and all(o.edge_state is not None for o in outcomes):
         # A pass's outcomes are nearly always crossings (every one sets a state) of unchanged agents.
-        return [outcome.agent_id for outcome in _write_guarded(conn, kind, owner, outcomes)]
+        return [outcome.agent_id for outcome in _write_guarded(conn, kind, owner, outcomes, later)]
+    if later is not None:
+        outcomes = later.attach(outcomes)
     at = max(outcome.checked_at for outcome in outcomes)
     shards = [shard_of(o.agent_id) for o in outcomes]
     held = held_shards(conn, kind, owner, at, set(shards))

@@ -5,7 +5,7 @@ of held agents merges and that the fold moves into the agents' rows, each found 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 
@@ -193,6 +193,60 @@ def test_an_agent_whose_shard_the_writer_no_longer_holds_is_left_out(
     assert stored_events(database, lost.id) == []
     events = {o.events[0].id for o in outcomes if o.agent_id in written}
     assert set(_deliveries(database)) == events
+
+
+class _Later:
+    """storage.passes.LaterEvents: attaches the events of `fired` (outcomes built without them)."""
+
+    def __init__(self, fired: list[Outcome], fail: bool = False) -> None:
+        self.events = {o.agent_id: o.events for o in fired}
+        self.tenants = {e.tenant_id for o in fired for e in o.events}
+        self.calls, self.fail = 0, fail
+
+    def attach(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("building the events failed")
+        return [o._replace(events=self.events.get(o.agent_id, o.events)) for o in outcomes]
+
+
+@pytest.mark.parametrize("separator", [False, True], ids=["joined", "arrays"])
+def test_events_attached_while_the_states_are_written_are_recorded_with_them(
+    database: Database, separator: bool
+) -> None:
+    """A pass hands over its crossings' states with the events still to build (storage.passes.LaterEvents):
+    they are built once, while the states are written, and recorded as if they had come with them; those
+    of an agent left out (its shard taken over) are not."""
+    made = _world(database, 12)
+    lost = made[0]
+    _give_shard_away(database, lost)
+    fired = [_fired(agent) for agent in made]
+    if separator:
+        fired = [o._replace(edge_state='{"note":"\x1f"}') for o in fired]
+    later = _Later(fired)
+    bare = [o._replace(events=()) for o in fired]
+    written = database.transaction(write_held, "price", OWNER, bare, later)
+    kept = [a.id for a in made if shard_of(a.id) != shard_of(lost.id)]
+    assert sorted(written) == sorted(kept) and later.calls == 1
+    assert stored_events(database, lost.id) == []
+    for outcome in fired:
+        if outcome.agent_id in written:
+            (event,) = stored_events(database, outcome.agent_id)
+            assert event.id == outcome.events[0].id
+    assert sorted(_deliveries(database)) == sorted(o.events[0].id for o in fired if o.agent_id in written)
+
+
+def test_a_failure_to_attach_the_events_writes_nothing(database: Database) -> None:
+    made = _world(database, 3)
+    fired = [_fired(agent) for agent in made]
+    bare = [o._replace(events=()) for o in fired]
+    with pytest.raises(RuntimeError):
+        database.transaction(write_held, "price", OWNER, bare, _Later(fired, fail=True))
+    database.transaction(fold_held_edges)
+    for agent in made:
+        row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
+        assert row is not None and row.last_checked_at != NOW + 1
+    assert stored_events(database) == [] and _deliveries(database) == []
 
 
 def test_events_of_a_tenant_without_endpoints_are_written_without_deliveries(database: Database) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -108,6 +108,61 @@ def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) 
     assert reference is not None  # a percent agent joins the index only once it has a reference
     move = reference * rule.pct / _HUNDRED
     return reference + move if rule.direction == "above" else reference - move
+
+
+class LevelEvents:
+    """The events of the level agents a pass's moves fired, attached to their outcomes by the write
+    (storage.passes.LaterEvents): built in the write's thread while PostgreSQL writes the states, rather
+    than on the event loop before the write starts. Building reads only what the watcher holds, which
+    nothing changes while its pass waits for the write."""
+
+    def __init__(self, held: HeldPrices, now: int) -> None:
+        self.held, self.now = held, now
+        self.tenants: set[str] = set()
+        # (the outcome's index in the pass's outcomes, the agent's slot, the price, display(price))
+        self.fired: list[tuple[int, int, Decimal, str]] = []
+        self.attached: list[Outcome] | None = None
+
+    def add(self, index: int, slot: int, price: Decimal, shown_price: str) -> None:
+        self.fired.append((index, slot, price, shown_price))
+        self.tenants.add(self.held.names.names[self.held.tenant[slot]])
+
+    def attach(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
+        attached = list(outcomes)
+        held, now = self.held, self.now
+        names, ids, symbol, above, threshold, wallet, tenant = (
+            held.names.names,
+            held.ids,
+            held.symbol,
+            held.above,
+            held.threshold,
+            held.wallet,
+            held.tenant,
+        )
+        for (index, slot, price, shown_price), event_id in zip(
+            self.fired, new_event_ids(len(self.fired)), strict=True
+        ):
+            trigger = level_trigger(
+                names[symbol[slot]],
+                "above" if above[slot] else "below",
+                threshold[slot],
+                names[wallet[slot]],
+                price,
+                shown_price,
+            )
+            event = Event(
+                event_id,
+                names[tenant[slot]],
+                ids[slot],
+                PRICE_KIND,
+                TRIGGERED,
+                trigger,
+                now,
+                trigger_json=level_trigger_json(trigger),
+            )
+            attached[index] = attached[index]._replace(events=(event,))
+        self.attached = attached
+        return attached
 
 
 class PriceWatcher:
@@ -225,13 +280,11 @@ class PriceWatcher:
         prices, missing = await self.reader.price_values(assets)
         now = self.wall_ms()
         outcomes: list[Outcome] = []
+        later = LevelEvents(self.held, now)
         try:
             moves = self.index.apply_many(prices)
-            # One id per agent that became met, made at once (a percent agent's step may not fire: its id
-            # goes unused).
-            event_ids = iter(new_event_ids(sum(len(move.crossing.fired) for move in moves)))
             for move in moves:
-                outcomes += self._crossed(move, now, event_ids)
+                self._crossed(move, now, outcomes, later)
             # A price read ends its asset's run of failures. Usually no asset has one, nor an agent with
             # failures stored: then nothing is walked per asset.
             if self.failures:
@@ -248,7 +301,7 @@ class PriceWatcher:
         except BaseException:
             self._unwritten(outcomes)  # the reads of an outage's agents failed after the index moved
             raise
-        written = await self._write(outcomes)
+        written = await self._write(outcomes, later)
         written += await self._load(gained, prices, missing)
         await self._hand_over()
         self.passes += 1
@@ -264,14 +317,20 @@ class PriceWatcher:
         self.shards -= self.surplus
         self.surplus = frozenset()
 
-    async def _write(self, outcomes: list[Outcome]) -> int:
+    async def _write(self, outcomes: list[Outcome], later: LevelEvents | None = None) -> int:
         if not outcomes:
             return 0
+        if later is not None and not later.fired:
+            later = None
         try:
-            written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes))
+            written = set(await self.db.run(write_held, PRICE_KIND, self.leases.owner, outcomes, later))
         except BaseException:
             self._unwritten(outcomes)
             raise
+        if later is not None:
+            # Attached by the write (storage.passes.write_held attaches them whatever its path).
+            assert later.attached is not None
+            outcomes = later.attached
         if self.on_recorded is not None:
             self.on_recorded(recorded_events(outcomes, written))
         for outcome in outcomes:
@@ -356,12 +415,12 @@ class PriceWatcher:
             memory_stored_clear=stored_clear,
         )
 
-    def _crossed(self, move: Move, now: int, event_ids: Iterator[str]) -> list[Outcome]:
-        """The outcomes of the agents `move` crossed, each stepped past its level; an agent that became met
-        takes its event's id from `event_ids`."""
-        held, outcomes, price = self.held, [], move.price
-        marked = self.marked.get(move.asset)
-        names, slot_of, percents = held.names.names, held.slot_of, held.percent
+    def _crossed(self, move: Move, now: int, outcomes: list[Outcome], later: LevelEvents) -> None:
+        """Append the outcomes of the agents `move` crossed, each stepped past its level; the event of a level
+        agent that became met is left to `later` (attached while its state is written)."""
+        held, price = self.held, move.price
+        marked, degraded = self.marked.get(move.asset), self.degraded
+        slot_of, percents, updated_at = held.slot_of, held.percent, held.updated_at
         # What a level rule stepped past its level becomes, written once for the move: what
         # engine.agents.step answers for a baseline whose met-state the index knows, without building its
         # models (tests hold the two equal).
@@ -375,34 +434,24 @@ class PriceWatcher:
                 stored_clear = marked is None or slot not in marked
                 percent = percents.get(slot)
                 if percent is None:
-                    event = None
                     if not was_met:
-                        trigger = level_trigger(
-                            names[held.symbol[slot]],
-                            "above" if held.above[slot] else "below",
-                            held.threshold[slot],
-                            names[held.wallet[slot]],
-                            price,
-                            shown_price,
-                        )
-                        tenant = names[held.tenant[slot]]
-                        event = Event(
-                            next(event_ids),
-                            tenant,
+                        later.add(len(outcomes), slot, price, shown_price)
+                    outcomes.append(
+                        Outcome(
                             agent_id,
-                            PRICE_KIND,
-                            TRIGGERED,
-                            trigger,
+                            updated_at[slot],
                             now,
-                            trigger_json=level_trigger_json(trigger),
+                            level_state,
+                            CLEAR,
+                            memory_stored_clear=stored_clear,
                         )
-                    outcomes.append(self._outcome(slot, now, level_state, event, stored_clear))
+                    )
                 else:
                     state = EdgeState.model_construct(
                         baseline_set=True, last_value=move.last, last_met=was_met, reference=percent.reference
                     )
                     new_state, fired = step(self._rule(slot), state, price)
-                    event = self._event(slot, fired, now, next(event_ids) if not was_met else None)
+                    event = self._event(slot, fired, now)
                     if event is not None:
                         # Rule 6: the reference moves to the price at trigger; the agent re-arms at a new level.
                         percent.reference = new_state.reference
@@ -410,8 +459,8 @@ class PriceWatcher:
                     outcomes.append(self._outcome(slot, now, new_state.to_json(), event, stored_clear))
                 if marked is not None:
                     marked.discard(slot)
-                self.degraded.discard(slot)
-        return outcomes
+                if degraded:
+                    degraded.discard(slot)
 
     def _recovered(self, asset: str, stepped: set[str], now: int) -> list[Outcome]:
         """Clear the failure memory of the asset's agents now that its price was read, so a later outage
