@@ -278,34 +278,36 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
         save_memory(conn, outcome)
 
 
+def _event_rows(recorded: Sequence[tuple[Event, int]]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            e.id,
+            e.tenant_id,
+            e.agent_id,
+            e.agent_kind,
+            e.type,
+            e.trigger_json or trigger_text(e.trigger),
+            e.created_at,
+        )
+        for e, _ in recorded
+    ]
+
+
 def record_events(
     conn: Connection,
     recorded: Sequence[tuple[Event, int]],
     endpoints: Mapping[str, Sequence[str]] | None = None,
+    event_rows: list[tuple[Any, ...]] | None = None,
+    delivery_ids: Sequence[str] = (),
 ) -> int:
     """Insert the events and queue each for every active endpoint of its tenant, first attempt at the time
-    paired with it (epoch-ms): storage.events.record_event for many events in three statements. `endpoints`
-    are the active endpoints by tenant when the caller read them in this transaction already. Returns how
-    many deliveries were queued."""
+    paired with it (epoch-ms): storage.events.record_event for many events in three statements. A caller
+    that has some of it already passes it: `endpoints`, the active endpoints by tenant read in this
+    transaction; `event_rows`, the events' rows as _event_rows makes them; `delivery_ids`, fresh ids for
+    the deliveries (more are made when they are too few). Returns how many deliveries were queued."""
     if not recorded:
         return 0
-    _insert(
-        conn,
-        "events",
-        _EVENT_COLUMNS,
-        [
-            (
-                e.id,
-                e.tenant_id,
-                e.agent_id,
-                e.agent_kind,
-                e.type,
-                e.trigger_json or trigger_text(e.trigger),
-                e.created_at,
-            )
-            for e, _ in recorded
-        ],
-    )
+    _insert(conn, "events", _EVENT_COLUMNS, _event_rows(recorded) if event_rows is None else event_rows)
     if endpoints is None:
         found: dict[str, list[str]] = defaultdict(list)
         tenants = sorted({e.tenant_id for e, _ in recorded})
@@ -320,11 +322,11 @@ def record_events(
         for e, deliver_at in recorded
         for endpoint_id in endpoints.get(e.tenant_id, ())
     ]
+    ids = list(delivery_ids[: len(queued)])
+    ids += new_delivery_ids(len(queued) - len(ids))
     rows = [
         (delivery_id, e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
-        for delivery_id, (e, deliver_at, endpoint_id) in zip(
-            new_delivery_ids(len(queued)), queued, strict=True
-        )
+        for delivery_id, (e, deliver_at, endpoint_id) in zip(ids, queued, strict=True)
     ]
     _insert(conn, "deliveries", _DELIVERY_COLUMNS, rows)
     return len(rows)
@@ -435,6 +437,8 @@ def _write_guarded(
         written = set(row[0])
         if later is not None:
             outcomes = later.attach(outcomes)
+        recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
+        event_rows, delivery_ids = _event_rows(recorded), []
     else:
         id_text, state_text, checked_text, read_text = joined
         texts = {"ids": id_text, "states": state_text, "checked": checked_text, "read": read_text}
@@ -442,11 +446,15 @@ def _write_guarded(
         raw = conn.connection.driver_connection
         assert raw is not None
         # Pipeline mode sends the statement at once and answers when asked: the events are built in between,
-        # this thread's Python beside the server's work (the event loop waits for this thread meanwhile).
+        # this thread's Python beside the server's work (the event loop waits for this thread meanwhile),
+        # and so are the events' rows and an id for each event's first delivery.
         with driver_errors(conn, _SET_EDGE_JOINED_PG), raw.pipeline(), raw.cursor() as cursor:
             cursor.execute(_SET_EDGE_JOINED_PG, {**params, **texts})
             if later is not None:
                 outcomes = later.attach(outcomes)
+            recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
+            event_rows = _event_rows(recorded)
+            delivery_ids = new_delivery_ids(len(recorded))
             row = cursor.fetchone()
         assert row is not None
         written = set(row[0].split(",")) if row[0] else set()
@@ -454,8 +462,11 @@ def _write_guarded(
     for tenant_id, endpoint_id in zip(row[1] or (), row[2] or (), strict=True):
         endpoints[tenant_id].append(endpoint_id)
     kept = [o for o in outcomes if o.agent_id in written]
+    if len(kept) < len(outcomes):  # an agent left out (rare): its events are not recorded
+        recorded = [(event, o.checked_at) for o in kept for event in o.events]
+        event_rows = _event_rows(recorded)
     _write_memories(conn, kept)
-    record_events(conn, [(event, o.checked_at) for o in kept for event in o.events], endpoints)
+    record_events(conn, recorded, endpoints, event_rows, delivery_ids)
     return kept
 
 

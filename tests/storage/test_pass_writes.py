@@ -31,7 +31,7 @@ from storage.passes import (
     record_events,
     write_held,
 )
-from storage.schema import deliveries
+from storage.schema import deliveries, webhook_endpoints
 from storage.shards import SHARDS, shard_of, sync_shards
 from storage.webhooks import lock_endpoints
 from tests.watchers.support import create, price_agent, stored_events, tenant
@@ -247,6 +247,32 @@ def test_a_failure_to_attach_the_events_writes_nothing(database: Database) -> No
         row = database.transaction(store.get_agent, agent.tenant_id, agent.id)
         assert row is not None and row.last_checked_at != NOW + 1
     assert stored_events(database) == [] and _deliveries(database) == []
+
+
+def test_an_event_goes_to_every_active_endpoint_of_its_tenant(database: Database) -> None:
+    made = _world(database, 3)
+    second = {"id": "we_02TEST", "tenant_id": made[0].tenant_id, "url": "https://other.example/hook"}
+    second |= {
+        "status": "active",
+        "secret_hash": "0" * 64,
+        "salt": "00",
+        "consecutive_dead": 0,
+        "created_at": 1,
+    }
+    paused = {**second, "id": "we_03TEST", "status": "disabled"}
+    database.transaction(lambda conn: conn.execute(sa.insert(webhook_endpoints), [second, paused]))
+    outcomes = [_fired(agent) for agent in made]
+    assert len(database.transaction(write_held, "price", OWNER, outcomes)) == 3
+
+    def queued(conn: sa.Connection) -> list[tuple[str, str, str]]:
+        query = sa.select(deliveries.c.id, deliveries.c.event_id, deliveries.c.endpoint_id)
+        return [tuple(row) for row in conn.execute(query)]
+
+    rows = database.transaction(queued)
+    assert len({delivery_id for delivery_id, _, _ in rows}) == len(rows) == 6
+    assert sorted((event, endpoint) for _, event, endpoint in rows) == sorted(
+        (o.events[0].id, endpoint) for o in outcomes for endpoint in ("we_01TEST", "we_02TEST")
+    )
 
 
 def test_events_of_a_tenant_without_endpoints_are_written_without_deliveries(database: Database) -> None:
