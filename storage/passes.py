@@ -13,16 +13,16 @@ restart or another replica between a pass and its fold starts from the logged st
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
-from storage.bulk import driver_errors, in_ids, select_in
+from storage.bulk import driver_errors, in_ids, many, select_in
 from storage.evaluation import CLEAR, Outcome, agent_checks, save_memory
-from storage.events import ENDPOINT_ACTIVE, QUEUED, Event, new_delivery_ids, trigger_text
+from storage.events import ENDPOINT_ACTIVE, event_rows, new_delivery_ids, record_events
 from storage.schema import agents
 from storage.shards import held_shards, shard_of
 
@@ -156,7 +156,7 @@ def fold_held_edges(conn: Connection) -> int:
     if not rows:
         return 0
     latest = {row.agent_id: row for row in rows}
-    _many(
+    many(
         conn,
         _FOLD_EDGE,
         [(row.edge_state, row.checked_at, row.agent_id, row.read_at) for row in latest.values()],
@@ -210,47 +210,18 @@ def _unchanged(conn: Connection, outcomes: Sequence[Outcome], guard: Callable[[A
 _GUARD_SELECT = "SELECT id, status, updated_at, kind, lease_owner, lease_until FROM agents"
 
 
-def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """executemany straight to the driver (`sql` with ? placeholders): for a pass's thousands of rows
-    SQLAlchemy's handling of each parameter set costs about as much as the database's own work."""
-    if rows:
-        conn.exec_driver_sql(sql if conn.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), rows)
-
-
-def _insert(conn: Connection, table: str, columns: str, rows: list[tuple[Any, ...]]) -> None:
-    """Insert `rows` (values in the order of `columns`, a comma-separated list) into `table`: on PostgreSQL
-    streamed with COPY FROM STDIN in the transaction's own connection (measured, bench/pg_writes.py: about
-    a third faster than the pipelined executemany for a pass's 1,000 rows), elsewhere executemany."""
-    if not rows:
-        return
-    if conn.dialect.name != "postgresql":
-        marks = ", ".join("?" * len(columns.split(",")))
-        _many(conn, f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
-        return
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    statement = f"COPY {table} ({columns}) FROM STDIN"
-    with driver_errors(conn, statement), raw.cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row(row)
-
-
 _SET_EDGE = "UPDATE agents SET edge_state = ?, last_checked_at = ? WHERE id = ?"
 _SET_CHECKED = (
     "UPDATE agents SET edge_state = ?, last_checked_at = ?, next_check_at = ?, lease_owner = NULL,"
     " lease_until = NULL WHERE id = ?"
 )
-_EVENT_COLUMNS = 'id, tenant_id, agent_id, agent_kind, "type", "trigger", created_at'
-_DELIVERY_COLUMNS = (
-    "id, tenant_id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at, updated_at"
-)
 
 
 def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     held = [o for o in outcomes if o.next_check_at is None and o.edge_state is not None]
-    _many(conn, _SET_EDGE, [(o.edge_state, o.checked_at, o.agent_id) for o in held])
+    many(conn, _SET_EDGE, [(o.edge_state, o.checked_at, o.agent_id) for o in held])
     due = [o for o in outcomes if o.next_check_at is not None]
-    _many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
+    many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
     _write_memories(conn, outcomes)
     record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
 
@@ -276,60 +247,6 @@ def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
         )
     for outcome in kept:
         save_memory(conn, outcome)
-
-
-def _event_rows(recorded: Sequence[tuple[Event, int]]) -> list[tuple[Any, ...]]:
-    return [
-        (
-            e.id,
-            e.tenant_id,
-            e.agent_id,
-            e.agent_kind,
-            e.type,
-            e.trigger_json or trigger_text(e.trigger),
-            e.created_at,
-        )
-        for e, _ in recorded
-    ]
-
-
-def record_events(
-    conn: Connection,
-    recorded: Sequence[tuple[Event, int]],
-    endpoints: Mapping[str, Sequence[str]] | None = None,
-    event_rows: list[tuple[Any, ...]] | None = None,
-    delivery_ids: Sequence[str] = (),
-) -> int:
-    """Insert the events and queue each for every active endpoint of its tenant, first attempt at the time
-    paired with it (epoch-ms): storage.events.record_event for many events in three statements. A caller
-    that has some of it already passes it: `endpoints`, the active endpoints by tenant read in this
-    transaction; `event_rows`, the events' rows as _event_rows makes them; `delivery_ids`, fresh ids for
-    the deliveries (more are made when they are too few). Returns how many deliveries were queued."""
-    if not recorded:
-        return 0
-    _insert(conn, "events", _EVENT_COLUMNS, _event_rows(recorded) if event_rows is None else event_rows)
-    if endpoints is None:
-        found: dict[str, list[str]] = defaultdict(list)
-        tenants = sorted({e.tenant_id for e, _ in recorded})
-        query = "SELECT tenant_id, id FROM webhook_endpoints"
-        for row in select_in(
-            conn, query, "tenant_id", tenants, where="status = ?", params=(ENDPOINT_ACTIVE,)
-        ):
-            found[row.tenant_id].append(row.id)
-        endpoints = found
-    queued = [
-        (e, deliver_at, endpoint_id)
-        for e, deliver_at in recorded
-        for endpoint_id in endpoints.get(e.tenant_id, ())
-    ]
-    ids = list(delivery_ids[: len(queued)])
-    ids += new_delivery_ids(len(queued) - len(ids))
-    rows = [
-        (delivery_id, e.tenant_id, e.id, endpoint_id, QUEUED, 0, deliver_at, e.created_at, e.created_at)
-        for delivery_id, (e, deliver_at, endpoint_id) in zip(ids, queued, strict=True)
-    ]
-    _insert(conn, "deliveries", _DELIVERY_COLUMNS, rows)
-    return len(rows)
 
 
 # On PostgreSQL an edge state is written in its agent's row, only where the agent is still active, of the
@@ -438,7 +355,7 @@ def _write_guarded(
         if later is not None:
             outcomes = later.attach(outcomes)
         recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
-        event_rows, delivery_ids = _event_rows(recorded), []
+        rows, delivery_ids = event_rows(recorded), []
     else:
         id_text, state_text, checked_text, read_text = joined
         texts = {"ids": id_text, "states": state_text, "checked": checked_text, "read": read_text}
@@ -453,7 +370,7 @@ def _write_guarded(
             if later is not None:
                 outcomes = later.attach(outcomes)
             recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
-            event_rows = _event_rows(recorded)
+            rows = event_rows(recorded)
             delivery_ids = new_delivery_ids(len(recorded))
             row = cursor.fetchone()
         assert row is not None
@@ -464,9 +381,9 @@ def _write_guarded(
     kept = [o for o in outcomes if o.agent_id in written]
     if len(kept) < len(outcomes):  # an agent left out (rare): its events are not recorded
         recorded = [(event, o.checked_at) for o in kept for event in o.events]
-        event_rows = _event_rows(recorded)
+        rows = event_rows(recorded)
     _write_memories(conn, kept)
-    record_events(conn, recorded, endpoints, event_rows, delivery_ids)
+    record_events(conn, recorded, endpoints, rows, delivery_ids)
     return kept
 
 
@@ -489,7 +406,7 @@ def _write_logged(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> l
         conn.exec_driver_sql("ROLLBACK TO SAVEPOINT held_pass")
         conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
     written = _unchanged(conn, outcomes, lambda row: bool(row.kind == kind))
-    _many(
+    many(
         conn,
         _LOG_EDGE,
         [

@@ -16,7 +16,7 @@ from storage import Database, StorageError, passes, sqlalchemy_url
 from storage import agents as store
 from storage.accounts import lock_tenant
 from storage.evaluation import CheckMemory, Outcome
-from storage.events import Event, new_event_id
+from storage.events import Event, new_event_id, record_events
 from storage.operator import stored_readings
 from storage.passes import (
     _FOLD_EDGE,
@@ -28,7 +28,6 @@ from storage.passes import (
     held_with_ids,
     load_shards,
     logged_edges,
-    record_events,
     write_held,
 )
 from storage.schema import deliveries, webhook_endpoints

@@ -18,8 +18,7 @@ from alembic.config import Config as AlembicConfig
 
 from storage import Database
 from storage.database import MIGRATIONS_DIR
-from storage.events import Event, new_event_id, record_event
-from storage.passes import record_events
+from storage.events import Event, new_event_id, record_event, record_events
 from tests.watchers.support import tenant
 from tests.watchers.test_events_api import add_endpoint
 

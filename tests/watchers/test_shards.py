@@ -19,7 +19,7 @@ from storage.shards import SHARDS
 from tests.support.postgres import pg_schema, postgres_available
 from tests.watchers.support import MINUTE_MS, Market, Wall, create, price_agent, stored_events, tenant
 from watchers.evaluation import CheckSettings, LeaseSettings, PriceWatcher
-from watchers.evaluation.price_watch import level_state_json, level_trigger, level_trigger_json
+from watchers.evaluation.price_crossings import level_state_json, level_trigger, level_trigger_json
 from watchers.evaluation.spec import price_trigger
 
 LEASE_S = 900

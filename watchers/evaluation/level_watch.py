@@ -37,7 +37,8 @@ from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import follow_changes
 from watchers.evaluation.held_levels import MAX_FAILURES, MET, NOT_MET, HeldLevels
-from watchers.evaluation.price_watch import CHANGE_MARGIN_MS, LOAD_SHARDS_PER_STEP, level_state_json
+from watchers.evaluation.price_crossings import level_state_json
+from watchers.evaluation.price_watch import CHANGE_MARGIN_MS, LOAD_SHARDS_PER_STEP
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import EventsRecorded, LeaseSettings, recorded_events
 from watchers.evaluation.spec import (

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from json.encoder import encode_basestring_ascii
-from typing import Any
 
 import trio
 
@@ -26,7 +24,7 @@ from engine.agents.scan import display
 from storage import Database, StorageError
 from storage.agents import ACTIVE
 from storage.evaluation import CLEAR, CheckMemory, Outcome
-from storage.events import Event, new_event_id, new_event_ids
+from storage.events import Event, new_event_id
 from storage.passes import (
     HeldRow,
     agents_by_id,
@@ -40,6 +38,7 @@ from storage.shards import release_shards, shard_of, sync_with_changes
 from watchers.evaluation.checks import CheckSettings
 from watchers.evaluation.held import HeldPrices, Previous, follow_changes, previous_of
 from watchers.evaluation.index import Direction, Move, ThresholdIndex
+from watchers.evaluation.price_crossings import PRICE_KIND, LevelEvents, level_state_json
 from watchers.evaluation.readings import MarketReader
 from watchers.evaluation.scheduler import EventsRecorded, LeaseSettings, recorded_events
 from watchers.evaluation.spec import (
@@ -54,51 +53,12 @@ from watchers.evaluation.spec import (
 
 log = logging.getLogger("intentgate.watchers.prices")
 
-PRICE_KIND = "price"
 _HUNDRED = Decimal(100)
 # Changes are read from this long before the last pass: a change committed late (its transaction began
 # before the last pass read, or another replica's clock runs behind) is still seen.
 CHANGE_MARGIN_MS = 60_000
 # Shards loaded per step when shards are gained (a restart loads all of them): bounds the rows in flight.
 LOAD_SHARDS_PER_STEP = 16
-
-
-def level_state_json(price: Decimal, met: bool) -> str:
-    """EdgeState(baseline_set=True, last_value=price, last_met=met).to_json() of a level rule, written
-    directly: a pass writes one per crossed agent."""
-    return f'{{"baseline_set":true,"last_value":"{price}","last_met":{"true" if met else "false"},"reference":null}}'
-
-
-def level_trigger(
-    symbol: str,
-    direction: str,
-    threshold: Decimal,
-    wallet: str,
-    price: Decimal,
-    shown_price: str | None = None,
-) -> dict[str, Any]:
-    """spec.price_trigger of a level agent that `price` crossed into its met side, built without the Fired
-    model a pass would construct for each of its thousand events (tests hold the two equal); `shown_price`
-    is display(price), written once for every agent one move crossed."""
-    return {
-        "headline": f"{symbol} is {direction} ${display(threshold)}: ${shown_price or display(price)}",
-        "kind": PRICE_KIND,
-        "condition": direction,
-        "threshold": threshold,
-        "wallet": wallet,
-        "price_at_trigger": price,
-    }
-
-
-def level_trigger_json(trigger: dict[str, Any]) -> str:
-    """storage.events.trigger_text of a level_trigger, written for its known keys and types (tests hold the
-    two equal): the generic writer checks every value's type, about 2 us an event of a pass's thousand."""
-    return (
-        f'{{"headline": {encode_basestring_ascii(trigger["headline"])}, "kind": "{PRICE_KIND}",'
-        f' "condition": "{trigger["condition"]}", "threshold": {trigger["threshold"]!s},'
-        f' "wallet": {encode_basestring_ascii(trigger["wallet"])},'
-        f' "price_at_trigger": {trigger["price_at_trigger"]!s}}}'
-    )
 
 
 def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) -> Decimal:
@@ -108,61 +68,6 @@ def trigger_level(rule: LevelRule | PercentMoveRule, reference: Decimal | None) 
     assert reference is not None  # a percent agent joins the index only once it has a reference
     move = reference * rule.pct / _HUNDRED
     return reference + move if rule.direction == "above" else reference - move
-
-
-class LevelEvents:
-    """The events of the level agents a pass's moves fired, attached to their outcomes by the write
-    (storage.passes.LaterEvents): built in the write's thread while PostgreSQL writes the states, rather
-    than on the event loop before the write starts. Building reads only what the watcher holds, which
-    nothing changes while its pass waits for the write."""
-
-    def __init__(self, held: HeldPrices, now: int) -> None:
-        self.held, self.now = held, now
-        self.tenants: set[str] = set()
-        # (the outcome's index in the pass's outcomes, the agent's slot, the price, display(price))
-        self.fired: list[tuple[int, int, Decimal, str]] = []
-        self.attached: list[Outcome] | None = None
-
-    def add(self, index: int, slot: int, price: Decimal, shown_price: str) -> None:
-        self.fired.append((index, slot, price, shown_price))
-        self.tenants.add(self.held.names.names[self.held.tenant[slot]])
-
-    def attach(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
-        attached = list(outcomes)
-        held, now = self.held, self.now
-        names, ids, symbol, above, threshold, wallet, tenant = (
-            held.names.names,
-            held.ids,
-            held.symbol,
-            held.above,
-            held.threshold,
-            held.wallet,
-            held.tenant,
-        )
-        for (index, slot, price, shown_price), event_id in zip(
-            self.fired, new_event_ids(len(self.fired)), strict=True
-        ):
-            trigger = level_trigger(
-                names[symbol[slot]],
-                "above" if above[slot] else "below",
-                threshold[slot],
-                names[wallet[slot]],
-                price,
-                shown_price,
-            )
-            event = Event(
-                event_id,
-                names[tenant[slot]],
-                ids[slot],
-                PRICE_KIND,
-                TRIGGERED,
-                trigger,
-                now,
-                trigger_json=level_trigger_json(trigger),
-            )
-            attached[index] = attached[index]._replace(events=(event,))
-        self.attached = attached
-        return attached
 
 
 class PriceWatcher:
