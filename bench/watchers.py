@@ -13,6 +13,8 @@ heap settled after a load), and:
    "down" tick (the same agents re-arm: edge states written); prices come from the real CoinGecko client
    over an in-process transport, so the pass pays for the requests' JSON but not for a network; each
    committed event is published to the live streams as `intentgate serve` does (nobody subscribed);
+   on PostgreSQL, three more up passes each right after a checkpoint (CHECKPOINT; it needs a superuser or
+   the pg_checkpoint role), as a service checking every 5 minutes meets one before nearly every pass;
 3. baseline, same run: the pass's own writes alone (the up pass's edge states, events and deliveries in one
    transaction, built beforehand): the floor any pass writing them pays on this store;
 4. second line: the threshold index alone on the same held agents (apply one tick of prices, nothing read
@@ -46,6 +48,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import httpx
+import psycopg
 import simplejson
 import trio
 
@@ -124,6 +127,40 @@ def _floor_outcomes(watcher: PriceWatcher, now: int, price: Decimal) -> list[Out
         state = EdgeState(baseline_set=True, last_value=price, last_met=True).to_json()
         outcomes.append(Outcome(agent_id, held.updated_at[slot], now, state, CheckMemory(), events=(event,)))
     return outcomes
+
+
+async def _after_checkpoints(
+    watcher: PriceWatcher,
+    database_url: str,
+    feed: Feed,
+    wall: list[int],
+    up: dict[str, Decimal],
+    base: dict[str, Decimal],
+) -> None:
+    """Up passes each right after a PostgreSQL checkpoint. The steady passes above run back to back, within
+    one checkpoint cycle; a service checking every 5 minutes, the default `checkpoint_timeout`, meets a
+    checkpoint before nearly every pass, and the first change of each page after one writes the whole page
+    to the write-ahead log (full-page writes). The server's `wal_compression` is printed beside."""
+    passes: list[float] = []
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            compression = conn.execute("SHOW wal_compression").fetchone()
+            for n in range(6):
+                wall[0] += INTERVAL_MS
+                feed.prices = up if n % 2 == 0 else base
+                if n % 2 == 0:
+                    conn.execute("CHECKPOINT")
+                started = time.perf_counter()
+                await watcher.run_once()
+                if n % 2 == 0:
+                    passes.append((time.perf_counter() - started) * 1000)
+    except psycopg.Error as exc:  # CHECKPOINT needs a superuser or the pg_checkpoint role
+        print(f"  up pass right after a checkpoint: not measured ({exc.__class__.__name__}: {exc})")
+        return
+    print(
+        f"  up pass right after a checkpoint (median of {len(passes)}): {statistics.median(passes):.1f} ms;"
+        f" wal_compression = {compression[0] if compression else '?'}; {_load()}"
+    )
 
 
 async def production(db: Database, args: argparse.Namespace) -> None:
@@ -211,6 +248,8 @@ async def production(db: Database, args: argparse.Namespace) -> None:
                 f"  after each pass, off its path (medians): edge states folded into their rows {fold_ms:.1f} ms,"
                 f" SQLite checkpoint {checkpoint_ms:.1f} ms"
             )
+        if db.dialect == "postgresql":
+            await _after_checkpoints(watcher, args.database_url, feed, wall, up, base)
         wall[0] += INTERVAL_MS
         floor, cpu_floor = [], []
         for _ in range(3):

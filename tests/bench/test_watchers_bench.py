@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.support.postgres import PG_DSN
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -35,3 +39,12 @@ def test_one_watcher_prints_its_pass_and_its_baselines() -> None:
     assert "restart: first pass loaded them" in out
     assert "steady pass, up tick (100 fired" in out
     assert "baseline: the up pass's writes alone" in out
+
+
+@pytest.mark.postgres
+def test_on_postgresql_it_also_times_up_passes_right_after_a_checkpoint() -> None:
+    out = run_bench("--database-url", PG_DSN)
+    assert "steady pass, up tick (100 fired" in out
+    assert re.search(
+        r"up pass right after a checkpoint \(median of 3\): [\d.]+ ms; wal_compression = ", out
+    ), out
