@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from storage.agents import ACTIVE, Agent, agent_from_row, select_agents
 from storage.bulk import driver_errors, in_ids, many, select_in
 from storage.evaluation import CLEAR, Outcome, agent_checks, save_memory
-from storage.events import ENDPOINT_ACTIVE, event_rows, new_delivery_ids, record_events
+from storage.events import ENDPOINT_ACTIVE, Event, event_rows, new_delivery_ids, record_events
 from storage.schema import agents
 from storage.shards import held_shards, shard_of
 
@@ -223,7 +223,7 @@ def _write(conn: Connection, outcomes: Sequence[Outcome]) -> None:
     due = [o for o in outcomes if o.next_check_at is not None]
     many(conn, _SET_CHECKED, [(o.edge_state, o.checked_at, o.next_check_at, o.agent_id) for o in due])
     _write_memories(conn, outcomes)
-    record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
+    record_events(conn, _recorded(outcomes))
 
 
 def _write_memories(conn: Connection, outcomes: Sequence[Outcome]) -> None:
@@ -323,6 +323,22 @@ class LaterEvents(Protocol):
         """`outcomes` with the events attached, the same agents in the same order; called once."""
 
 
+def _recorded(outcomes: Sequence[Outcome]) -> list[tuple[Event, int]]:
+    """The events of `outcomes`, each with its check's time (its first delivery's)."""
+    return [(event, o.checked_at) for o in outcomes for event in o.events]
+
+
+def _with_events(
+    outcomes: Sequence[Outcome], later: LaterEvents | None
+) -> tuple[Sequence[Outcome], list[tuple[Event, int]], list[tuple[Any, ...]], list[str]]:
+    """`outcomes` with the events `later` attaches, those events, their rows (event_rows) and an id for
+    each one's first delivery."""
+    if later is not None:
+        outcomes = later.attach(outcomes)
+    recorded = _recorded(outcomes)
+    return outcomes, recorded, event_rows(recorded), new_delivery_ids(len(recorded))
+
+
 def _write_guarded(
     conn: Connection, kind: str, owner: str, outcomes: Sequence[Outcome], later: LaterEvents | None
 ) -> list[Outcome]:
@@ -352,10 +368,7 @@ def _write_guarded(
         arrays = {"ids": ids, "states": states, "checked": checked, "read": read, "shards": shards}
         row = conn.exec_driver_sql(_SET_EDGE_GUARDED_PG, {**params, **arrays}).one()
         written = set(row[0])
-        if later is not None:
-            outcomes = later.attach(outcomes)
-        recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
-        rows, delivery_ids = event_rows(recorded), []
+        outcomes, recorded, rows, delivery_ids = _with_events(outcomes, later)
     else:
         id_text, state_text, checked_text, read_text = joined
         texts = {"ids": id_text, "states": state_text, "checked": checked_text, "read": read_text}
@@ -367,11 +380,7 @@ def _write_guarded(
         # and so are the events' rows and an id for each event's first delivery.
         with driver_errors(conn, _SET_EDGE_JOINED_PG), raw.pipeline(), raw.cursor() as cursor:
             cursor.execute(_SET_EDGE_JOINED_PG, {**params, **texts})
-            if later is not None:
-                outcomes = later.attach(outcomes)
-            recorded = [(event, o.checked_at) for o in outcomes for event in o.events]
-            rows = event_rows(recorded)
-            delivery_ids = new_delivery_ids(len(recorded))
+            outcomes, recorded, rows, delivery_ids = _with_events(outcomes, later)
             row = cursor.fetchone()
         assert row is not None
         written = set(row[0].split(",")) if row[0] else set()
@@ -380,7 +389,7 @@ def _write_guarded(
         endpoints[tenant_id].append(endpoint_id)
     kept = [o for o in outcomes if o.agent_id in written]
     if len(kept) < len(outcomes):  # an agent left out (rare): its events are not recorded
-        recorded = [(event, o.checked_at) for o in kept for event in o.events]
+        recorded = _recorded(kept)
         rows = event_rows(recorded)
     _write_memories(conn, kept)
     record_events(conn, recorded, endpoints, rows, delivery_ids)
@@ -401,7 +410,7 @@ def _write_logged(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> l
         if conn.exec_driver_sql(_LOG_EDGE_GUARDED, rows).rowcount == len(rows):
             conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
             _write_memories(conn, outcomes)
-            record_events(conn, [(event, o.checked_at) for o in outcomes for event in o.events])
+            record_events(conn, _recorded(outcomes))
             return list(outcomes)
         conn.exec_driver_sql("ROLLBACK TO SAVEPOINT held_pass")
         conn.exec_driver_sql("RELEASE SAVEPOINT held_pass")
@@ -416,7 +425,7 @@ def _write_logged(conn: Connection, kind: str, outcomes: Sequence[Outcome]) -> l
         ],
     )
     _write_memories(conn, written)
-    record_events(conn, [(event, o.checked_at) for o in written for event in o.events])
+    record_events(conn, _recorded(written))
     return written
 
 
