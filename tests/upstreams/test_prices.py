@@ -156,6 +156,54 @@ async def test_malformed_body_is_source_unavailable(body: str) -> None:
             await prices(upstream.base, http).quotes(["ethereum"])
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<html>busy</html>",
+        '[{"ethereum":{"usd":1}}]',
+        '{"ethereum":[1]}',
+        '{"ethereum":"3012.55"}',
+        '{"ethereum":{"usd":"3012.55"}}',
+        '{"ethereum":{"usd":true}}',
+        '{"ethereum":{"usd":[1]}}',
+        '{"ethereum":{"usd":0}}',
+        '{"ethereum":{"usd":0.0}}',
+        '{"ethereum":{"usd":-5.5}}',
+    ],
+)
+async def test_prices_alone_reject_the_same_malformed_prices(body: str) -> None:
+    """prices() reads the price without building a quote; what it accepts and refuses is quotes()'s."""
+    async with http_upstream(answer(body)) as upstream, httpx.AsyncClient(timeout=None) as http:
+        with pytest.raises(SourceUnavailable, match="malformed body|not JSON"):
+            await prices(upstream.base, http).prices(["ethereum"])
+
+
+async def test_prices_alone_take_integers_and_ignore_a_change_they_did_not_ask_for() -> None:
+    body = '{"ethereum":{"usd":3012,"usd_24h_change":"x"},"bitcoin":{"usd":1.5E+4}}'
+    async with http_upstream(answer(body)) as upstream, httpx.AsyncClient(timeout=None) as http:
+        found = await prices(upstream.base, http).prices(["ethereum", "bitcoin"])
+    assert found == {"ethereum": Decimal(3012), "bitcoin": Decimal("1.5E+4")}
+    assert all(type(value) is Decimal for value in found.values())
+
+
+async def test_prices_and_quotes_of_the_same_ids_ask_their_own_urls() -> None:
+    """The client keeps each chunk's URL; the same ids with and without the change are two URLs."""
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        return httpx.Response(200, json={"ethereum": {"usd": 2, "usd_24h_change": 1}})
+
+    base = "https://prices.example/api/v3"
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http:
+        client = prices(base, http)
+        for _ in range(2):
+            assert await client.prices(["ethereum"]) == {"ethereum": Decimal(2)}
+            assert await client.quotes(["ethereum"]) == {"ethereum": PriceQuote(Decimal(2), Decimal(1))}
+    plain = f"{base}/simple/price?ids=ethereum&vs_currencies=usd"
+    assert seen == [plain, f"{plain}&include_24hr_change=true"] * 2
+
+
 async def test_server_that_never_answers_times_out_on_virtual_time(
     autojump_clock: trio.testing.MockClock,
 ) -> None:

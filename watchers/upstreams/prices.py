@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal, overload
 from urllib.parse import urlencode
 
 import httpx
@@ -78,15 +78,14 @@ class CoinGeckoPrices:
         self.cache = cache
         self._http = http
         self.source = f"price API at {origin(settings.base_url)}"
-        self._urls: dict[str, httpx.URL] = {}
+        self._urls: dict[tuple[str, bool], httpx.URL] = {}
 
     async def prices(self, coingecko_ids: Iterable[str]) -> dict[str, Decimal | None]:
         """Price per requested id; None for an id the API does not return (never 0).
 
         Raises SourceUnavailable when a request fails (see get_json) or its body is malformed.
         """
-        quotes = await self._quotes(coingecko_ids, with_change=False)
-        return {coingecko_id: (q.price if q else None) for coingecko_id, q in quotes.items()}
+        return await self._quotes(coingecko_ids, with_change=False)
 
     async def quotes(self, coingecko_ids: Iterable[str]) -> dict[str, PriceQuote | None]:
         """Price and 24-hour change per requested id; None for an id the API does not return.
@@ -95,18 +94,30 @@ class CoinGeckoPrices:
         """
         return await self._quotes(coingecko_ids, with_change=True)
 
+    @overload
+    async def _quotes(
+        self, coingecko_ids: Iterable[str], *, with_change: Literal[True]
+    ) -> dict[str, PriceQuote | None]: ...
+
+    @overload
+    async def _quotes(
+        self, coingecko_ids: Iterable[str], *, with_change: Literal[False]
+    ) -> dict[str, Decimal | None]: ...
+
     async def _quotes(
         self, coingecko_ids: Iterable[str], *, with_change: bool
-    ) -> dict[str, PriceQuote | None]:
+    ) -> dict[str, Any]:
+        """A PriceQuote per id when `with_change`, else the price alone (a pass asks a thousand)."""
         wanted = list(dict.fromkeys(coingecko_ids))
-        found: dict[str, PriceQuote | None] = dict.fromkeys(wanted)
+        found: dict[str, PriceQuote | Decimal | None] = dict.fromkeys(wanted)
         remaining = wanted
         if self.cache is not None:
             cached = self.cache.fresh(wanted)
             for coingecko_id, entry in cached.items():
-                if with_change and entry.change_24h_pct is None:
-                    continue  # the caller wants the change and the stream did not carry one
-                found[coingecko_id] = PriceQuote(entry.price, entry.change_24h_pct)
+                if not with_change:
+                    found[coingecko_id] = entry.price
+                elif entry.change_24h_pct is not None:  # else the stream did not carry the change asked for
+                    found[coingecko_id] = PriceQuote(entry.price, entry.change_24h_pct)
             remaining = [i for i in wanted if found[i] is None]
         size = self.settings.chunk_size
         # Sequential on purpose: the public API's rate limit is per minute, parallel chunks only hit it sooner.
@@ -114,11 +125,10 @@ class CoinGeckoPrices:
             found.update(await self._fetch(remaining[start : start + size], with_change=with_change))
         return found
 
-    async def _fetch(self, chunk: Sequence[str], *, with_change: bool) -> dict[str, PriceQuote | None]:
+    async def _fetch(
+        self, chunk: Sequence[str], *, with_change: bool
+    ) -> dict[str, PriceQuote | Decimal | None]:
         settings = self.settings
-        params = {"ids": ",".join(chunk), "vs_currencies": VS_CURRENCY}
-        if with_change:
-            params["include_24hr_change"] = "true"
         headers = {"accept": "application/json"}
         secrets: tuple[str, ...] = ()
         if settings.api_key:
@@ -126,7 +136,7 @@ class CoinGeckoPrices:
             secrets = (settings.api_key,)
         body = await get_json(
             self._http,
-            self._url(urlencode(params)),
+            self._url(",".join(chunk), with_change),
             source=self.source,
             deadline_s=settings.timeout,
             headers=headers,
@@ -134,21 +144,39 @@ class CoinGeckoPrices:
         )
         if not isinstance(body, dict):
             raise SourceUnavailable(self.source, "malformed body: not a JSON object of ids")
-        return {coingecko_id: self._quote(coingecko_id, body.get(coingecko_id)) for coingecko_id in chunk}
+        if with_change:
+            return {coingecko_id: self._quote(coingecko_id, body.get(coingecko_id)) for coingecko_id in chunk}
+        return {coingecko_id: self._price(coingecko_id, body.get(coingecko_id)) for coingecko_id in chunk}
 
-    def _url(self, query: str) -> httpx.URL:
-        """The request's URL with `query`, parsed once: httpx walks a URL's text character by character in
-        Python (about 0.35 ms for the params of a hundred ids, 60 us for a URL of that length), and a
-        watcher asks the same chunks of ids pass after pass. urlencode writes the query httpx would write
-        from the same params (tests hold the two equal)."""
-        url = self._urls.get(query)
+    def _url(self, ids: str, with_change: bool) -> httpx.URL:
+        """The request's URL for `ids` (joined by commas), built and parsed once: httpx walks a URL's text
+        character by character in Python (about 0.35 ms for the params of a hundred ids, 60 us for a URL of
+        that length), escaping the ids costs about as much again, and a watcher asks the same chunks of ids
+        pass after pass. urlencode writes the query httpx would write from the same params (tests hold the
+        two equal)."""
+        key = (ids, with_change)
+        url = self._urls.get(key)
         if url is None:
+            params = {"ids": ids, "vs_currencies": VS_CURRENCY}
+            if with_change:
+                params["include_24hr_change"] = "true"
             if len(self._urls) >= URL_CACHE:
                 self._urls.clear()
-            url = self._urls[query] = httpx.URL(
-                f"{join_url(self.settings.base_url, 'simple', 'price')}?{query}"
+            url = self._urls[key] = httpx.URL(
+                f"{join_url(self.settings.base_url, 'simple', 'price')}?{urlencode(params)}"
             )
         return url
+
+    def _price(self, coingecko_id: str, entry: object) -> Decimal | None:
+        """The price of _quote without the change (not asked for, so not read): the common case, a positive
+        finite decimal, is checked inline; anything else takes _quote's path and its errors."""
+        if type(entry) is dict:
+            price = entry.get(VS_CURRENCY)
+            if type(price) is Decimal and price.is_finite() and price > 0:
+                return price
+            entry = {VS_CURRENCY: price}
+        quote = self._quote(coingecko_id, entry)
+        return quote.price if quote is not None else None
 
     def _quote(self, coingecko_id: str, entry: object) -> PriceQuote | None:
         if entry is None:
