@@ -22,7 +22,7 @@ from engine.agents import HealthFactorInput, YieldInput
 from engine.agents.conditions import METRIC_ADAPTER, Metric
 from storage.kind_rows import KindRow
 from storage.shards import shard_of
-from watchers.evaluation.held import HeldSlots, previous_of
+from watchers.evaluation.held import HeldSlots, decimal_json, previous_of
 from watchers.evaluation.readings import Readable, Readings
 from watchers.evaluation.spec import UnreadableAgent
 from watchers.evaluation.spec import stored_decimal as _decimal
@@ -104,13 +104,13 @@ class HeldLevels(HeldSlots):
             if row.kind == "condition":
                 if row.condition is None:
                     raise UnreadableAgent("a condition agent without its condition")
-                stored = json.loads(row.condition, parse_float=Decimal)
+                stored = decimal_json(row.condition)
                 metric = stored["metric"]
                 key = ("metric", json.dumps(metric, sort_keys=True, default=str))
                 # Validated once per distinct metric: many agents watch the same one.
                 number = self._source(key, lambda: _metric_source(metric))
                 return number, _above(stored["comparator"]), _decimal(stored["threshold"], "threshold")
-            fields = json.loads(row.typed_fields, parse_float=Decimal)
+            fields = decimal_json(row.typed_fields)
             threshold = _decimal(fields["threshold"], "threshold")
             if row.kind == "yield":
                 metric = fields.get("metric", "apy")
