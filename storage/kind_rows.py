@@ -56,17 +56,17 @@ _COLUMNS = (
 
 def load_kind_shards(conn: Connection, kind: str, shards: Sequence[int]) -> list[KindRow]:
     """The active agents of `kind` in `shards`."""
-    return shard_rows(conn, _COLUMNS, KindRow, kind, shards)
+    return shard_rows(conn, _COLUMNS, KindRow._make, kind, shards)
 
 
 def kind_changed_since(conn: Connection, kind: str, since: int) -> list[KindRow]:
     """Agents of `kind` created or updated (paused, resumed, edited) at or after `since`, in any status."""
-    return rows_changed_since(conn, _COLUMNS, KindRow, kind, since)
+    return rows_changed_since(conn, _COLUMNS, KindRow._make, kind, since)
 
 
 def kind_rows_with_ids(conn: Connection, kind: str, ids: Sequence[str]) -> list[KindRow]:
     """The agents of `kind` with these ids, as a watcher holds them."""
-    return rows_with_ids(conn, _COLUMNS, KindRow, kind, ids)
+    return rows_with_ids(conn, _COLUMNS, KindRow._make, kind, ids)
 
 
 def agents_with_ids(conn: Connection, ids: Sequence[str]) -> list[Agent]:

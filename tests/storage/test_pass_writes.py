@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
+from sqlalchemy.dialects.sqlite import pysqlite as sqlite_pysqlite
 
-from storage import Database, StorageError, passes, sqlalchemy_url
+from storage import Database, StorageError, kind_rows, passes, sqlalchemy_url
 from storage import agents as store
 from storage.accounts import lock_tenant
 from storage.evaluation import CheckMemory, Outcome
@@ -438,3 +441,14 @@ def test_on_postgresql_a_store_gone_during_the_copy_is_a_storage_error(postgresq
     with pytest.raises(StorageError):
         postgresql.transaction(copy_after_the_server_dropped_us)
     assert stored_events(postgresql, agent.id) == []
+
+
+@pytest.mark.parametrize(
+    "dialect", [postgresql_psycopg.dialect(), sqlite_pysqlite.dialect()], ids=["pg", "sqlite"]
+)
+@pytest.mark.parametrize("columns", [passes._HELD_COLUMNS, kind_rows._COLUMNS], ids=["price", "kinds"])
+def test_held_columns_come_from_the_driver_as_sqlalchemy_would_give_them(dialect: Any, columns: Any) -> None:
+    """A load reads held agents' rows as the driver fetches them, without SQLAlchemy's result processing:
+    right only while no held column has any (integers and text)."""
+    for column in columns:
+        assert column.type.dialect_impl(dialect).result_processor(dialect, None) is None, column
