@@ -104,9 +104,7 @@ class CoinGeckoPrices:
         self, coingecko_ids: Iterable[str], *, with_change: Literal[False]
     ) -> dict[str, Decimal | None]: ...
 
-    async def _quotes(
-        self, coingecko_ids: Iterable[str], *, with_change: bool
-    ) -> dict[str, Any]:
+    async def _quotes(self, coingecko_ids: Iterable[str], *, with_change: bool) -> dict[str, Any]:
         """A PriceQuote per id when `with_change`, else the price alone (a pass asks a thousand)."""
         wanted = list(dict.fromkeys(coingecko_ids))
         found: dict[str, PriceQuote | Decimal | None] = dict.fromkeys(wanted)
