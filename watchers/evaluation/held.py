@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Callable, Collection, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import NamedTuple, Protocol, TypeVar
 
 from engine.agents import EdgeState
@@ -96,8 +97,15 @@ def previous_of(row: StoredEdge) -> Previous:
         return NO_BASELINE
     if row.last_checked_at is not None and row.updated_at > row.last_checked_at:
         return NO_BASELINE
+    return _read_previous(row.edge_state)
+
+
+# The agents of an asset checked in the same pass store the same state (the price last seen, the side it
+# was on): a load reads a million states and few distinct texts. A Previous is immutable, so one is shared.
+@lru_cache(maxsize=8192)
+def _read_previous(text: str) -> Previous:
     try:
-        state = json.loads(row.edge_state)
+        state = json.loads(text)
         last, reference = state.get("last_value"), state.get("reference")
         return Previous(
             state.get("baseline_set") is True,
