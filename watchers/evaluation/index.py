@@ -142,6 +142,11 @@ def _cut_down(levels: list[Decimal], cut: int, price: Decimal, find: Find) -> in
         hi, span = lo, span * 2
 
 
+# Bound on the levels add_many shifts when it puts added agents in place one by one (each insert moves the
+# side's later levels): past it, sorting the side once costs less.
+_INSERT_WORK = 1 << 20
+
+
 def _level(pair: tuple[Decimal, str]) -> Decimal:
     return pair[0]
 
@@ -196,22 +201,35 @@ class ThresholdIndex:
         self._where[agent_id] = (asset, direction, level)
 
     def add_many(self, entries: Iterable[tuple[str, str, Direction, Decimal]]) -> None:
-        """add() for many (agent_id, asset, direction, level) at once: each side touched is sorted once,
-        not shifted once per agent (loading a shard of thousands of agents)."""
-        grouped: dict[tuple[str, Direction], list[tuple[Decimal, str]]] = {}
+        """add() for many (agent_id, asset, direction, level) at once, in their order: the same sides as
+        adding them one by one, each side touched put in order once (loading shards of thousands of
+        agents)."""
+        pending: dict[str, tuple[str, Direction, Decimal]] = {}
         where = self._where
         for agent_id, asset, direction, level in entries:
-            if agent_id in where:
+            if agent_id in pending:
+                del pending[agent_id]  # added again: held where it was added last, as add() would leave it
+            elif agent_id in where:
                 self.remove(agent_id)
+            pending[agent_id] = (asset, direction, level)
+        where.update(pending)
+        grouped: dict[tuple[str, Direction], list[tuple[Decimal, str]]] = {}
+        for agent_id, (asset, direction, level) in pending.items():
             grouped.setdefault((asset, direction), []).append((level, agent_id))
-            where[agent_id] = (asset, direction, level)
         for (asset, direction), added in grouped.items():
             entry = self._assets.setdefault(asset, _Asset())
             side = entry.above if direction == "above" else entry.below
-            # Stable: an added level equal to a held one goes after it, as add() puts it.
-            merged = sorted([*zip(side.levels, side.ids, strict=True), *added], key=_level)
-            side.levels = [level for level, _ in merged]
-            side.ids = [agent_id for _, agent_id in merged]
+            if len(added) * (len(side.levels) + len(added)) <= _INSERT_WORK:
+                # Few among few (each step of a load adds a few agents to each of many sides): each put in
+                # place, as add() does, rather than every held level of the side paired and sorted again.
+                added.sort(key=_level)
+                for level, agent_id in added:
+                    side.add(level, agent_id)
+            else:
+                # Stable: an added level equal to a held one goes after it, as add() puts it.
+                merged = sorted([*zip(side.levels, side.ids, strict=True), *added], key=_level)
+                side.levels = [level for level, _ in merged]
+                side.ids = [agent_id for _, agent_id in merged]
             if direction == "above":
                 entry.above_cut = None
             else:
