@@ -113,7 +113,7 @@ def _refused(status: int, code: str) -> Callable[[BaseException], ApiError]:
 
 def _plan_error(exc: BaseException) -> ApiError:
     assert isinstance(exc, PlanError)
-    return invalid_request("The intents cannot be planned as given; see issues.", [(exc.field, exc.message)])
+    return invalid_request("The request cannot be planned as given; see issues.", [(exc.field, exc.message)])
 
 
 def _simulate_invalid(exc: BaseException) -> ApiError:

@@ -23,6 +23,8 @@ from engine.intents.drafts import AmountSpec
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.models import Clarification, Intent, IntentRequest, IntentResponse
+from engine.intents.payees import refusal as payee_refusal
+from engine.intents.payees import refused_payee
 from engine.intents.questions import DOING
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS
@@ -293,7 +295,11 @@ def check(
 def ground(
     response: IntentResponse, request: IntentRequest, lexicon: Lexicon, facts: Facts
 ) -> IntentResponse:
-    """The response itself when every value is grounded; otherwise a clarification asking for what is not."""
+    """The response itself when every value is grounded; otherwise a clarification asking for what is not.
+    An answer that would pay an address the recipient policy refuses is refused, naming the address."""
+    refused = refused_payee(response, request, lexicon.universe)
+    if refused is not None:
+        return payee_refusal(refused)
     found = check(response, request, lexicon, facts)
     if not found:
         return response

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from engine.registry import Registry, RegistryError, normalize_name
+from engine.registry.recipients import recipient_problem
 
 
 class AssetUniverse(Protocol):
@@ -56,6 +57,10 @@ class AssetUniverse(Protocol):
 
     def vault_underlying(self, chain: str, address: str) -> str | None:
         """Underlying asset symbol of a trusted ERC-4626 vault at that address, or None if not trusted."""
+        ...
+
+    def recipient_problem(self, chain: str, address: str) -> str | None:
+        """Why `address` must not receive funds on `chain` (engine.registry.recipients), or None."""
         ...
 
 
@@ -133,3 +138,6 @@ class RegistryUniverse:
         except RegistryError:
             return None
         return vault.underlying if vault is not None else None
+
+    def recipient_problem(self, chain: str, address: str) -> str | None:
+        return recipient_problem(self._registry, self._registry.chain(chain).family, address)

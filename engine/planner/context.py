@@ -14,6 +14,7 @@ from engine.planner.labels import checksummed, is_evm_address, plain
 from engine.planner.models import Chained, PlanWallet
 from engine.registry import Registry, RegistryError, Token
 from engine.registry.addresses import is_valid_address
+from engine.registry.recipients import spender_problem
 
 # Native balance kept back by `max` and sweeps of a native asset, so the wallet can still pay gas
 # (our default; 0.005 ETH-equivalent covers a few L1 transactions at 30 gwei).
@@ -199,6 +200,9 @@ class IntentContext:
         reset: bool = False,
     ) -> None:
         assert token.address is not None
+        refused = spender_problem(self.registry, chain, protocol, spender)
+        if refused is not None:
+            raise self.fail("protocol", refused)
         call = erc20_approve(token.address, spender, amount.raw)
         what = "Reset allowance of" if reset else "Approve"
         self.draft.add(

@@ -21,6 +21,7 @@ from engine.planner.staking import plan_claim, plan_stake, plan_unstake
 from engine.planner.swaps import plan_swap
 from engine.planner.tokens import plan_approve, plan_same_chain_sweep, plan_transfer
 from engine.registry import Registry, RegistryError, Token
+from engine.registry.recipients import lookalike, lookalike_problem, recipient_problem
 
 Builder = Callable[[IntentContext], None]
 # Assets Across carries between EVM chains (docs.across.to "Supported tokens": ETH/WETH, USDC, USDT, DAI,
@@ -160,10 +161,38 @@ def _check_wallets(registry: Registry, wallets: tuple[PlanWallet, ...], facts: F
             facts.values[BalanceKey(chain.slug, owner_key(wallet.address), token.symbol)] = raw
 
 
+def _check_recipients(registry: Registry, request: PlanRequest) -> None:
+    """Every recipient must be payable on the chain it receives on (engine.registry.recipients), and no two
+    addresses of the request may look alike."""
+    for i, intent in enumerate(request.intents):
+        if intent.recipient is None:
+            continue
+        where = intent.to_chain or intent.chain or intent.from_chain
+        try:
+            family = registry.chain(where or "").family
+        except RegistryError:
+            continue  # the builder names the unknown chain
+        if (family == "evm") != intent.recipient.startswith("0x"):
+            continue  # another family's address: the builder says which it needs
+        problem = recipient_problem(registry, family, intent.recipient)
+        if problem is not None:
+            raise PlanError(f"intents[{i}].recipient", problem)
+    mentions = [(f"wallets[{i}].address", w.address) for i, w in enumerate(request.wallets)]
+    for i, intent in enumerate(request.intents):
+        for name in ("wallet", "recipient"):
+            value = getattr(intent, name)
+            if value is not None:
+                mentions.append((f"intents[{i}].{name}", value))
+    pair = lookalike(mentions)
+    if pair is not None:
+        raise PlanError(pair[1][0], lookalike_problem(*pair))
+
+
 def build_plan(registry: Registry, request: PlanRequest, facts: Facts) -> PlanResponse:
     """Build the plan from what `facts` knows. Values still unknown are recorded in facts.missing; the
     caller fetches them and calls again. Raises PlanError naming the field that cannot be planned."""
     _check_wallets(registry, request.wallets, facts)
+    _check_recipients(registry, request)
     draft = Draft(registry, facts)
     for index, intent in enumerate(request.intents):
         # Intent.action is validated against engine.actions.ACTIONS, and every action has a builder.

@@ -39,12 +39,13 @@ from engine.encoders.cctp_solana import (
 )
 from engine.encoders.cctp_v2 import cctp_v2_deposit_for_burn
 from engine.limits import SIGNING_WINDOW_S
-from engine.planner.errors import RouteExpired
+from engine.planner.errors import PlanError, RouteExpired
 from engine.planner.facts import BlockhashKey, BridgeQuote, BridgeQuoteKey, Facts, SwapQuote, SwapQuoteKey
 from engine.planner.models import ReencodeRequest, ReencodeResponse, Step
 from engine.planner.staking import withdrawal_chunks
 from engine.planner.swaps import minimum_out, slippage_bps
 from engine.registry import Registry, RegistryError, Token
+from engine.registry.recipients import recipient_problem, spender_problem
 
 # Steps sized by on-chain state rather than by an amount (position liquidity, claimable requests, accrued
 # rewards): their calldata is signed as planned.
@@ -162,6 +163,7 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
         raise Unsupported("the step has no target address")
     if step.data in (None, "", "0x"):
         if token.is_native:
+            _payee(registry, "step.to", step.to)
             return "0x", raw, raw  # a plain native transfer: only the value changes
         raise Unsupported("the step has no calldata")
     if step.to.lower() not in known_targets(registry, step.chain):
@@ -171,6 +173,7 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
     except EncodingError as exc:
         raise Unsupported(f"the calldata is not a call this service plans: {exc}") from None
     name, args, to = decoded.function.name, decoded.args, step.to
+    _check_parties(registry, step, decoded.abi_name, name, args)
     simple = {
         "approve": lambda: erc20_approve(to, args[0], raw),
         "transfer": lambda: erc20_transfer(to, args[0], raw),
@@ -222,10 +225,54 @@ def _reencode(registry: Registry, step: Step, actual: Decimal, facts: Facts) -> 
     return call.data, raw, call.value
 
 
+# Where each call this service plans names who is paid or who owns the position: (abi name prefix, function)
+# -> argument indexes. Every one must pass the recipient policy, so a step edited after planning cannot pay
+# the zero address, a token or a protocol contract.
+PAYEE_ARGS: dict[tuple[str, str], tuple[int, ...]] = {
+    ("erc20", "transfer"): (0,),
+    ("aave", "supply"): (2,),
+    ("aave", "borrow"): (4,),
+    ("aave", "repay"): (3,),
+    ("aave", "withdraw"): (2,),
+    ("erc4626", "deposit"): (1,),
+    ("erc4626", "withdraw"): (1,),
+    ("lido", "requestWithdrawals"): (1,),
+    ("across", "depositV3"): (0, 1),
+}
+
+
+def _payee(registry: Registry, field: str, address: object) -> None:
+    problem = recipient_problem(registry, "evm", str(address))
+    if problem is not None:
+        raise PlanError(field, problem)
+
+
+def _check_parties(registry: Registry, step: Step, abi: str, name: str, args: tuple[Any, ...]) -> None:
+    """Raises PlanError on `step.data` when the call pays, or lets spend, an address the recipient policy
+    refuses: an approval's spender must be the step's protocol's own contract."""
+    if name == "approve":
+        problem = spender_problem(registry, step.chain, step.protocol, str(args[0]))
+        if problem is not None:
+            raise PlanError("step.data", problem)
+        return
+    for (prefix, function), indexes in PAYEE_ARGS.items():
+        if function == name and abi.startswith(prefix):
+            for index in indexes:
+                _payee(registry, "step.data", to_checksum_address(args[index]))
+    if name == "depositForBurn":
+        recipient = bytes(args[2])
+        if not any(recipient):
+            raise PlanError("step.data", "the burn's mint recipient is zero: the USDC would be lost")
+        destination = next((c for c in registry.chains() if c.cctp_domain == args[1]), None)
+        if destination is not None and destination.family == "evm":
+            _payee(registry, "step.data", to_checksum_address(recipient[-20:]))
+
+
 def _swap(
     registry: Registry, step: Step, token: Token, raw: int, params: tuple[Any, ...], facts: Facts
 ) -> tuple[str, int, int]:
     token_in, token_out, fee, recipient = params[0], params[1], params[2], params[3]
+    _payee(registry, "step.data", to_checksum_address(recipient))
     pinned = step.route.fee_tier if step.route and step.route.fee_tier else fee
     quote: SwapQuote | None = None
     for tier in (pinned, None):  # the pinned pool first, then once unpinned (contract, 2026-07-15)
@@ -248,6 +295,10 @@ def _swap(
         if step.route and step.route.slippage_bps
         else slippage_bps(token, registry.from_raw(token, raw))
     )
+    minimum = minimum_out(quote.amount_out, bps)
+    if minimum <= 0:
+        # A swap with no minimum output can be filled at any price: never encoded.
+        raise PlanError("actual_amount", "is too small to swap: the swap's minimum output would be 0")
     call = swap_exact_input_single(
         step.to or "",
         token_in,
@@ -255,7 +306,7 @@ def _swap(
         quote.fee_tier,
         recipient,
         raw,
-        minimum_out(quote.amount_out, bps),
+        minimum,
         deadline=facts.now + SIGNING_WINDOW_S,  # a fresh quote gets a fresh signing window
         native_in=token.is_native,
     )

@@ -16,7 +16,7 @@ from devnet.rpc import calldata
 from engine.registry import Registry
 from watchers.upstreams.evm import EvmClient
 
-DEAD = "0x000000000000000000000000000000000000dEaD"
+DEAD = "0x0beB760A1e27209B1db14021d4964C4c6A4A79e8"
 # Aave's balances are scaled by an index that moves every block: a few base units either way is interest,
 # not a wrong amount.
 INDEX_SLACK = 10

@@ -31,7 +31,7 @@ PROMPTS = [
     ("repay", "repay 50 usdc on aave on base"),
     ("withdraw", "withdraw 200 usdc from aave on base"),
     ("swap", "swap 0.1 eth for usdc on base"),
-    ("transfer", "send 10 usdc to 0x000000000000000000000000000000000000dEaD on base"),
+    ("transfer", "send 10 usdc to 0x0beB760A1e27209B1db14021d4964C4c6A4A79e8 on base"),
     ("lp-add", "add liquidity to the eth/usdc pool on uniswap on base with 1000 usdc"),
     ("lp-collect", "collect fees from my eth/usdc position on base"),
     ("lp-remove", "remove my eth/usdc liquidity on base"),

@@ -28,7 +28,7 @@ REG = load_registry()
 # Never used by any other test, and no contract on the devnet (the former pick is where the real Aave
 # configurator's CREATE puts Ethereum's aUSDT proxy, as it does on the devnet).
 NEW_WALLET = to_checksum_address(keccak(text="intentgate serve-devnet test wallet")[-20:])
-RECEIVER = "0x000000000000000000000000000000000000dEaD"
+RECEIVER = "0x0beB760A1e27209B1db14021d4964C4c6A4A79e8"
 BRIDGE_THEN_DEPOSIT = [
     {
         "action": "bridge",

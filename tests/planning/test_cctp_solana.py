@@ -34,7 +34,7 @@ from tests.support.server import Running, running_service
 REG = load_registry()
 USDC = REG.token("solana", "USDC")
 LAMPORTS = 10**9
-EVM_WALLET = "0x000000000000000000000000000000000000dEaD"
+EVM_WALLET = "0x0beB760A1e27209B1db14021d4964C4c6A4A79e8"
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "integration.md"
 
 

@@ -181,7 +181,7 @@ async def test_short_balance_is_a_400_naming_the_intent(world: World) -> None:
                 "asset": "USDC",
                 "chain": "base",
                 "amount": 1,
-                "recipient": "0x000000000000000000000000000000000000dEaD",
+                "recipient": "0x0beB760A1e27209B1db14021d4964C4c6A4A79e8",
             },
             {"action": "deposit", "asset": "USDC", "chain": "base", "amount": 1_000_000, "protocol": "aave"},
         ],
