@@ -49,3 +49,11 @@ HEALTH_THRESHOLD_MAX: Final = 100
 # time plus this. Long enough to read, approve and sign a multi-step plan; short enough that a signature
 # found later cannot be replayed at a price the user never saw (docs/decisions.md).
 SIGNING_WINDOW_S = 20 * 60
+
+# Swaps: the most of a quote a swap's minimum may give up (10 %). The planner's own floors are 1-3 %
+# (contract: default slippage floor); a caller's pinned route may widen it up to here, never to a swap
+# with no minimum (docs/decisions.md).
+MAX_SLIPPAGE_BPS: Final = 1000
+# Uniswap v3's fee tiers, in hundredths of a bip: the factory enables pools at these (v3-core
+# UniswapV3Factory constructor: 500, 3000, 10000; governance added 100 in 2021).
+UNISWAP_FEE_TIERS: Final = (100, 500, 3000, 10000)

@@ -21,7 +21,7 @@ from engine.agents.fields import (
 from engine.agents.kinds import Kind, health_kind
 from engine.agents.timezones import check_timezone
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
-from engine.agents.wallets import is_evm_address
+from engine.agents.wallets import check_wallet_address, is_evm_address
 from engine.limits import AGENT_REQUEST_MAX_CHARS, AGENT_REQUEST_MIN_CHARS, HEALTH_THRESHOLD_MAX
 
 REQUEST_MIN_CHARS = AGENT_REQUEST_MIN_CHARS
@@ -168,7 +168,9 @@ class HealthAgentCreate(_TypedCreate):
     protocol: Literal["aave", "spark"] | None = None
     chain: EvmChainSlug
     threshold: HealthThreshold
-    target_wallet: Annotated[str, Field(pattern=r"^0x[0-9a-fA-F]{40}$")] | None = None
+    target_wallet: (
+        Annotated[str, Field(pattern=r"^0x[0-9a-fA-F]{40}$"), AfterValidator(check_wallet_address)] | None
+    ) = None
 
     @model_validator(mode="before")
     @classmethod

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from engine.registry.addresses import is_user_address
+
 # Bitcoin/Solana base58 alphabet: digits and letters without 0, O, I and l (Solana docs, "Accounts":
 # an address is a base58-encoded 32-byte Ed25519 public key).
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -45,7 +47,14 @@ def is_solana_address(text: str) -> bool:
 
 
 def check_wallet_address(text: str) -> str:
-    """Return the address unchanged (case preserved) if it is an EVM or Solana address; else ValueError."""
+    """Return the address unchanged (case preserved) if it is an EVM or Solana address; else ValueError.
+    An EVM address in mixed case must carry its EIP-55 checksum, as everywhere else in the service: a
+    mixed case that fails it is a typo, and a remedy would pay it."""
+    if is_evm_address(text) and not is_user_address("evm", text):
+        raise ValueError(
+            f"{text} fails its EIP-55 checksum: a mixed-case address with a wrong letter is a typo; "
+            "send it in one case or correctly checksummed"
+        )
     if is_evm_address(text) or is_solana_address(text):
         return text
     if text.startswith("0x"):

@@ -7,9 +7,11 @@ dumped, so only the fields an action needs appear on the wire.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
+from eth_utils import is_hex_address
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -21,6 +23,7 @@ from pydantic import (
 from engine.actions import ACTIONS
 from engine.limits import MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
 from engine.numbers import TokenAmount, to_bounded_decimal
+from engine.registry.addresses import is_user_address
 
 # Contract: the literal strings `max` and `chained` are allowed in place of a number.
 SymbolicAmount = Literal["max", "chained"]
@@ -72,13 +75,35 @@ def _drop_none(handler: SerializerFunctionWrapHandler, value: Any) -> dict[str, 
     return {key: item for key, item in dumped.items() if item is not None}
 
 
+def _user_address(value: str) -> str:
+    """An EVM address (one case, or mixed case with its EIP-55 checksum) or a Solana public key, as sent."""
+    evm = value[:2] in ("0x", "0X")
+    if not is_user_address("evm" if evm else "solana", value):
+        if evm and is_hex_address(value):
+            raise ValueError(
+                f"{value} fails its EIP-55 checksum: a mixed-case address with a wrong letter is a typo"
+            )
+        raise ValueError("must be an EVM address (0x + 40 hex) or a Solana public key (base58)")
+    return value
+
+
+# Names as the registry spells them, bounded and printable: a symbol ("USDC.e"), a slug ("base"), a
+# protocol ("aave"). Anything else (control characters, markup, a megabyte) is refused where it enters.
+Name = Annotated[str, Field(pattern=r"^[A-Za-z0-9$][A-Za-z0-9 ._+$/-]{0,39}$")]
+UserAddress = Annotated[str, Field(min_length=32, max_length=44), AfterValidator(_user_address)]
+# An address or an ENS name (a recipient); checked against its chain by the planner.
+AddressOrName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$")]
+# A pool: "USDC-WETH-500", "WETH-USDC-0.05%", a position "position:123", a token id or a pool address.
+PoolId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9:._/%-]{0,99}$")]
+
+
 class Wallet(BaseModel):
     """A wallet of the request: an address and the chain slug it was given for."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    address: str = Field(min_length=1, max_length=64)
-    chain: str = Field(min_length=1, max_length=64)
+    address: UserAddress
+    chain: Name
 
 
 class Balance(BaseModel):
@@ -86,10 +111,10 @@ class Balance(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    chain: str
-    asset: str
+    chain: Name
+    asset: Name
     amount: TokenAmount
-    address: str | None = None
+    address: UserAddress | None = None
 
 
 class IntentRequest(BaseModel):
@@ -99,7 +124,7 @@ class IntentRequest(BaseModel):
 
     prompt: str = Field(min_length=1, max_length=PROMPT_MAX_CHARS)
     wallets: tuple[Wallet, ...] = Field(min_length=1)
-    balances: tuple[Balance, ...] | None = None
+    balances: tuple[Balance, ...] | None = Field(None, max_length=200)
     conversation_context: str | None = None
     clarify_follow_up: bool = False
 
@@ -110,17 +135,17 @@ class Intent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     action: str
-    asset: str | None = None
-    to_asset: str | None = None
-    protocol: str | None = None
-    chain: str | None = None
-    from_chain: str | None = None
-    to_chain: str | None = None
+    asset: Name | None = None
+    to_asset: Name | None = None
+    protocol: Name | None = None
+    chain: Name | None = None
+    from_chain: Name | None = None
+    to_chain: Name | None = None
     amount: Amount | None = None
-    recipient: str | None = None
-    wallet: str | None = None
-    pool_id: str | None = None
-    vault_address: str | None = None
+    recipient: AddressOrName | None = None
+    wallet: AddressOrName | None = None
+    pool_id: PoolId | None = None
+    vault_address: AddressOrName | None = None
     # Bridges out of Solana only: the public key of a fresh keypair the caller generates and signs with, for
     # the CCTP MessageSent event account (docs/decisions.md). The caller supplies it at /plan; /intent never
     # infers it, so it is not in REQUIRED_FIELDS or OPTIONAL_FIELDS.

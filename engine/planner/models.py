@@ -2,17 +2,59 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
-from engine.intents.models import Intent
-from engine.limits import PLAN_INTENTS_MAX, PLAN_WALLETS_MAX
+from engine.intents.models import Intent, Name
+from engine.limits import MAX_SLIPPAGE_BPS, PLAN_INTENTS_MAX, PLAN_WALLETS_MAX, UNISWAP_FEE_TIERS
 from engine.numbers import TokenAmount
 
 # Contract: a Solana step carries its message as base64 in one of these formats (values decided in
 # docs/decisions.md): the exact bytes the wallet signs, legacy or v0.
 SOLANA_FORMATS: Final = ("legacy_message_base64", "v0_message_base64")
+
+
+# Bounds of the fields a caller sends back (a step to re-encode or simulate): each is what the planner
+# writes, so anything else is refused where it enters, naming the field, rather than echoed or computed on.
+UINT256_MAX: Final = 2**256 - 1
+# Calldata this service plans stays under 2 KiB (a swap's multicall is the largest); 32 KiB leaves room.
+MAX_CALLDATA_HEX: Final = 2 * 32 * 1024
+# A Solana transaction is at most 1,232 bytes (PACKET_DATA_SIZE), 1,644 characters in base64.
+MAX_SOLANA_TX_CHARS: Final = 2048
+MAX_DESCRIPTION_CHARS: Final = 2000
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,31}$")]
+Label = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9 _-]{0,31}$")]
+# A symbol, or a pool's two symbols (or addresses) joined by "/".
+Symbol = Annotated[str, Field(pattern=r"^[A-Za-z0-9$][A-Za-z0-9./+_$-]{0,99}$")]
+StepKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+AddressText = Annotated[str, Field(pattern=r"^[0-9A-Za-z]{32,64}$")]
+EvmAddressText = Annotated[str, Field(pattern=r"^0x[0-9a-fA-F]{40}$")]
+Calldata = Annotated[str, Field(pattern=r"^0x([0-9a-fA-F]{2})*$", max_length=2 + MAX_CALLDATA_HEX)]
+Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]*={0,2}$", max_length=MAX_SOLANA_TX_CHARS)]
+
+
+def _uint256(value: str) -> str:
+    if int(value) > UINT256_MAX:
+        raise ValueError("must be at most 2**256 - 1 (a uint256)")
+    return value
+
+
+def _printable(value: str) -> str:
+    if any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 for char in value):
+        raise ValueError("must not contain control characters")
+    return value
+
+
+Wei = Annotated[str, Field(pattern=r"^[0-9]{1,78}$"), AfterValidator(_uint256)]
+Description = Annotated[str, Field(max_length=MAX_DESCRIPTION_CHARS), AfterValidator(_printable)]
 
 
 def _drop_none(handler: SerializerFunctionWrapHandler, value: Any) -> dict[str, Any]:
@@ -25,7 +67,7 @@ class Holding(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    asset: str = Field(min_length=1)
+    asset: Name
     amount: TokenAmount
 
 
@@ -34,9 +76,9 @@ class PlanWallet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    address: str = Field(min_length=1, max_length=64)
-    chain: str = Field(min_length=1)
-    balances: tuple[Holding, ...] | None = None
+    address: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z]+$")
+    chain: Name
+    balances: tuple[Holding, ...] | None = Field(None, max_length=64)
 
 
 class PlanRequest(BaseModel):
@@ -51,7 +93,7 @@ class Chained(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    from_key: str
+    from_key: StepKey
     estimate_amount: TokenAmount
     min_output: TokenAmount
 
@@ -61,13 +103,15 @@ class PinnedRoute(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: str  # "uniswap-v3" | "across" | "cctp"
-    fee_tier: int | None = None
-    token_out: str | None = None
-    output_asset: str | None = None
-    to_chain: str | None = None
-    slippage_bps: int | None = None
-    quoted_at: int | None = None  # unix seconds
+    kind: Literal["uniswap-v3", "across", "cctp"]
+    # Uniswap v3's fee tiers in hundredths of a bip (a pool exists only at these).
+    fee_tier: Literal[UNISWAP_FEE_TIERS] | None = None  # type: ignore[valid-type]
+    token_out: Symbol | None = None
+    output_asset: Symbol | None = None
+    to_chain: Slug | None = None
+    # A swap always keeps a positive minimum: at most MAX_SLIPPAGE_BPS of the quote may be lost.
+    slippage_bps: int | None = Field(None, ge=1, le=MAX_SLIPPAGE_BPS)
+    quoted_at: int | None = Field(None, ge=0, le=2**40)  # unix seconds
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -79,27 +123,27 @@ class Step(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    order: int = Field(ge=1)
-    type: str
-    chain: str
-    protocol: str
-    action_type: str
-    asset: str
+    order: int = Field(ge=1, le=1000)
+    type: Slug
+    chain: Slug
+    protocol: Slug
+    action_type: Label
+    asset: Symbol
     amount: TokenAmount
-    description: str
-    key: str | None = None
-    wallet: str | None = None
-    to: str | None = None
-    data: str | None = None
-    value: str | None = None
+    description: Description
+    key: StepKey | None = None
+    wallet: AddressText | None = None
+    to: EvmAddressText | None = None
+    data: Calldata | None = None
+    value: Wei | None = None
     wait_for_bridge: bool | None = None
     chained: Chained | None = None
     route: PinnedRoute | None = None
-    solana_tx: str | None = None
-    solana_format: str | None = None
+    solana_tx: Base64 | None = None
+    solana_format: Literal[SOLANA_FORMATS] | None = None  # type: ignore[valid-type]
     # Solana steps signed by more than the fee payer (docs/decisions.md): every signer's base58 public key
     # in the message's signer order, the fee payer first. Absent on single-signer and EVM steps.
-    solana_signers: tuple[str, ...] | None = None
+    solana_signers: tuple[AddressText, ...] | None = Field(None, max_length=8)
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

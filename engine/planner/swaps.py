@@ -67,6 +67,11 @@ def plan_swap(ctx: IntentContext) -> None:
     bps = slippage_bps(token_in, amount_in_units)
     amount_out = quote.amount_out if quote else 0
     min_out = minimum_out(amount_out, bps)
+    if quote is not None and min_out <= 0:
+        # A swap with no minimum output can be filled at any price: never planned.
+        raise ctx.fail(
+            "amount", f"is too small to swap: its minimum of {pool_out.symbol} received would be 0"
+        )
     if not native_in:
         ctx.pull(chain, owner, token_in, router, amount, "uniswap")
     call = swap_exact_input_single(

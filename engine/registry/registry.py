@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import TypeVar
 
+from eth_utils import is_hex_address
+
 from engine.registry import amounts
 from engine.registry.addresses import address_key, is_user_address
 from engine.registry.errors import (
@@ -263,5 +265,13 @@ class Registry:
                 problems.append((f"wallets[{i}].chain", f"unknown chain {chain_name!r}"))
                 continue
             if not is_user_address(chain.family, address):
-                problems.append((f"wallets[{i}].address", f"is not a valid {chain.family} address"))
+                typo = chain.family == "evm" and is_hex_address(address)
+                problems.append(
+                    (
+                        f"wallets[{i}].address",
+                        f"{address} fails its EIP-55 checksum: a mixed-case address with a wrong letter is a typo"
+                        if typo
+                        else f"is not a valid {chain.family} address",
+                    )
+                )
         return problems

@@ -127,9 +127,9 @@ def plan_wallets(registry: Registry, remedy: Remedy, wallets: Sequence[str]) -> 
             if solana and is_solana_address(address):
                 out.append(PlanWallet(address=address, chain=chain))
             elif not solana and is_evm_address(address):
-                # Agents keep wallets as sent; the planner checks a mixed-case address's checksum, which
-                # an agent's wallet (matched case-insensitively) never promised.
-                out.append(PlanWallet(address=address.lower(), chain=chain))
+                # As sent: the planner checks a mixed-case address's checksum, so a wallet stored before
+                # agents checked it makes the remedy unbuildable rather than paying a typo.
+                out.append(PlanWallet(address=address, chain=chain))
     return tuple(out[:PLAN_WALLETS_MAX])
 
 

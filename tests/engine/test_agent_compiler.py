@@ -199,7 +199,7 @@ def test_health_on_a_solana_only_wallet_is_refused_without_an_address() -> None:
 
 
 def test_address_case_is_preserved_from_the_request() -> None:
-    address = "0xAbCdEf0123456789abcdef0123456789ABCDEF01"
+    address = "0xabCDeF0123456789AbcdEf0123456789aBCDEF01"
     result = compile_request(f"aave health factor of {address} on base below 1.3", WALLETS)
     assert isinstance(result, Compiled) and result.agent is not None
     assert result.agent.model_dump()["target_wallet"] == address

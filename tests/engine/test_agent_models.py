@@ -23,7 +23,7 @@ from engine.agents import (
     parse_patch_body,
 )
 
-EVM = "0xAbCdEf0123456789abcdef0123456789ABCDEF01"
+EVM = "0xabCDeF0123456789AbcdEf0123456789aBCDEF01"
 SOLANA = str(Pubkey(bytes(range(1, 33))))
 
 

@@ -22,7 +22,7 @@ from tests.support.server import Running, running_service
 
 # A mixed-case EVM address (case must be preserved) and Solana addresses (Wrapped SOL mint, SPL Token
 # program id: both 32-byte base58 keys).
-EVM = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01"
+EVM = "0xabCDeF0123456789AbcdEf0123456789aBCDEF01"
 EVM_2 = "0x1111111111111111111111111111111111111111"
 SOLANA = "So11111111111111111111111111111111111111112"
 SOLANA_2 = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
