@@ -8,6 +8,7 @@ reports each one by its path (`intents[0].amount`), so the caller can name the f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any, Final
@@ -18,6 +19,10 @@ from engine.numbers import MAX_NUMBER_CHARS, NumberOutOfRange, check_int, parse_
 
 # Deepest nesting of arrays and objects a body may have (ours need 4: {intents: [{...}]}, steps' routes).
 MAX_DEPTH: Final = 32
+# A \uD800-\uDFFF escape in the raw text: JSON lets it spell half of a UTF-16 pair, and a half left alone
+# is no character (it cannot be written as UTF-8), so a string carrying one is refused where it enters.
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\[uU][dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class OutOfRange:
@@ -63,17 +68,40 @@ def loads(raw: bytes | str) -> Any:
             refused = True
             return OutOfRange(str(exc))
 
+    def constant(token: str) -> OutOfRange:
+        # NaN and Infinity are not JSON (RFC 8259 section 6); Python's parsers accept them by default.
+        nonlocal refused
+        refused = True
+        return OutOfRange(f"{token} is not a JSON number")
+
     try:
-        value = simplejson.loads(raw, parse_float=number, parse_int=integer)
+        value = simplejson.loads(raw, parse_float=number, parse_int=integer, parse_constant=constant)
     except RecursionError:
         raise JsonRejected([("body", f"nested deeper than {MAX_DEPTH} levels")]) from None
     opened = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
-    if refused or opened > MAX_DEPTH:
+    escaped = _SURROGATE_ESCAPE.search(
+        raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
+    )
+    if refused or opened > MAX_DEPTH or escaped:
         # Only then is the document walked: most bodies cannot be too deep, and hold no marker.
         issues = [(path, item.reason) for path, item in _walk(value) if isinstance(item, OutOfRange)]
+        if escaped:
+            issues += _lone_surrogates(value)
         if issues:
             raise JsonRejected(sorted(issues))
     return value
+
+
+def _lone_surrogates(value: Any) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for path, item in _walk(value):
+        if isinstance(item, str) and _SURROGATE.search(item):
+            found.append((path, "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text"))
+        elif isinstance(item, dict):
+            for key in item:
+                if _SURROGATE.search(key):
+                    found.append((path, "has a key holding a lone UTF-16 surrogate, which is not text"))
+    return found
 
 
 def _walk(value: Any) -> Iterator[tuple[str, Any]]:
@@ -93,4 +121,9 @@ def _walk(value: Any) -> Iterator[tuple[str, Any]]:
 
 
 def dumps(value: Any) -> str:
-    return simplejson.dumps(value, use_decimal=True, separators=(",", ":"), ensure_ascii=False)
+    """JSON text with exact decimals. Text that is not valid Unicode (a lone surrogate echoed from a
+    request, in a field path say) is written as \\u escapes, so an answer can always be sent as UTF-8."""
+    text: str = simplejson.dumps(value, use_decimal=True, separators=(",", ":"), ensure_ascii=False)
+    if _SURROGATE.search(text):
+        text = simplejson.dumps(value, use_decimal=True, separators=(",", ":"), ensure_ascii=True)
+    return text

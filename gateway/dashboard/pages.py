@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quart import Response, send_from_directory
+from quart import Response, abort, send_from_directory
 from quart_trio import QuartTrio
 
 STATIC_DIR = Path(__file__).parent / "static"
+# The files shipped, read once: a request names one of them or is not found, so no name a client sends
+# (a very long one, one with odd characters) ever reaches the file system.
+SHIPPED = frozenset(path.name for path in STATIC_DIR.iterdir() if path.is_file())
 # The page loads only its own files and talks only to this origin; it can never be framed.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
@@ -37,6 +40,8 @@ def install_dashboard(app: QuartTrio) -> None:
 
     @app.get("/dashboard/<path:name>")
     async def dashboard_file(name: str) -> Response:
+        if name not in SHIPPED:
+            abort(404)
         return await _file(name)
 
     @app.get("/favicon.ico")

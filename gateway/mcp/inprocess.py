@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import trio
 
@@ -39,7 +40,8 @@ def request_scope(
         type="http",
         method=method,
         path=path,
-        raw_path=path.encode("ascii"),
+        # As a client would send it: a path parameter outside ASCII travels percent-encoded.
+        raw_path=quote(path, safe="/:@!$&'()*+,;=-._~").encode("ascii"),
         query_string=query_string,
         headers=[(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers],
     )

@@ -19,7 +19,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
 from gateway import jsonio
-from gateway.errors import ApiError, ErrorBody
+from gateway.errors import ApiError, ErrorBody, Issue
 from gateway.mcp.calls import error_result, request_headers, rest_request, tool_result
 from gateway.mcp.inprocess import call_asgi, request_scope
 from gateway.mcp.tools import ToolSpec, tool_specs
@@ -99,7 +99,15 @@ class McpEndpoint:
             message = "The request body is larger than this service accepts."
             await _refuse(send_versioned, 413, "payload_too_large", message)
             return
-        scope = {**scope, ARGUMENTS_SCOPE_KEY: _raw_arguments(body)}
+        try:
+            arguments = _raw_arguments(body)
+        except jsonio.JsonRejected as exc:
+            # Well-formed JSON carrying values no route reads (NaN, Infinity, 1e999999999, a lone
+            # surrogate): refused here in the contract's envelope, before the SDK turns them into floats.
+            message = "The request holds values the service does not read; see issues."
+            await _refuse(send_versioned, 400, "invalid_request", message, issues=exc.issues)
+            return
+        scope = {**scope, ARGUMENTS_SCOPE_KEY: arguments}
         await self.manager.handle_request(scope, _replay(body, receive), send_versioned)
 
     async def _list_tools(
@@ -143,9 +151,12 @@ def _id_key(request_id: Any) -> str:
 
 def _raw_arguments(body: bytes) -> dict[str, Any]:
     """The arguments of every tools/call message in a JSON-RPC body (one message or a batch), parsed with
-    exact decimals and keyed by id. A body that is not JSON is left for the SDK to refuse."""
+    exact decimals and keyed by id. A body that is not JSON is left for the SDK to refuse; one that is JSON
+    but holds values the service does not read raises JsonRejected."""
     try:
         parsed = jsonio.loads(body) if body else None
+    except jsonio.JsonRejected:
+        raise
     except ValueError:
         return {}
     messages = parsed if isinstance(parsed, list) else [parsed]
@@ -196,9 +207,14 @@ async def _refuse(
     code: str,
     message: str,
     extra_headers: list[tuple[bytes, bytes]] | None = None,
+    issues: list[tuple[str, str]] | None = None,
 ) -> None:
     """A JSON-RPC error (id null: the request was not read) whose data is the contract's envelope."""
-    envelope = ErrorBody(error=code, friendly_message=message).model_dump()
+    envelope = ErrorBody(
+        error=code,
+        friendly_message=message,
+        issues=[Issue(field=field, message=text) for field, text in issues or ()],
+    ).model_dump()
     rpc_code = types.INVALID_REQUEST if status < 500 else types.INTERNAL_ERROR
     payload = {
         "jsonrpc": "2.0",

@@ -33,7 +33,13 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     assert jsonio.loads('{"prompt": "' + "[" * 500 + '"}') == {"prompt": "[" * 500}
 
 
+def test_nan_and_infinity_are_refused_naming_their_path() -> None:
+    with pytest.raises(jsonio.JsonRejected) as caught:
+        jsonio.loads(b'{"a": NaN, "b": [-Infinity]}')
+    assert [path for path, _ in caught.value.issues] == ["a", "b[0]"]
+
+
 def test_malformed_json_is_a_plain_value_error() -> None:
     with pytest.raises(ValueError) as caught:
-        jsonio.loads(b'{"a": NaN}')
+        jsonio.loads(b'{"a": nope}')
     assert not isinstance(caught.value, jsonio.JsonRejected)
