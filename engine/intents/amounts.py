@@ -42,11 +42,18 @@ class Facts:
     prices: dict[tuple[str, str], Decimal] = field(default_factory=dict)
     failed_balances: set[tuple[str, str]] = field(default_factory=set)
     failed_prices: set[tuple[str, str]] = field(default_factory=set)
+    # chain -> {asset symbol: amount} a pasted wallet screen shows: what the user looks at wins over a
+    # balance read, for the assets it shows (engine.intents.message).
+    stated: dict[str, dict[str, Decimal]] = field(default_factory=dict)
 
     def holdings(self, address: str, chain: str) -> Mapping[str, Decimal] | None:
         """Known holdings of an address on a chain, or None when nothing is known."""
         exact = self.balances.get((address_key(address), chain))
-        return exact if exact is not None else self.balances.get(("*", chain))
+        found = exact if exact is not None else self.balances.get(("*", chain))
+        shown = self.stated.get(chain)
+        if shown is None:
+            return found
+        return {**(found or {}), **shown}
 
     def balance(self, address: str, chain: str, asset: str) -> Decimal | None:
         """A known balance (case-insensitive symbol), or None when it is not known."""

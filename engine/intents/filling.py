@@ -38,7 +38,12 @@ class Filler(ChainFiller):
 
     def fill(self, step: Step, draft: Draft) -> None:
         """Fill every slot the step's action needs; stops quietly at the first refusal."""
-        for named in (step.chain, step.from_chain, step.to_chain):
+        # The chain a step acts on needs a wallet of the request; a destination that pays someone else
+        # does not.
+        acting = (
+            (step.chain, step.from_chain) if step.recipient else (step.chain, step.from_chain, step.to_chain)
+        )
+        for named in acting:
             if named is not None and not self.wallets.covers(named):
                 family = self.universe.chain_family(named)
                 self.outcome.refuse(

@@ -52,7 +52,8 @@ REQUIRED_FIELDS: Final[dict[str, tuple[str | tuple[str, ...], ...]]] = {
 
 # Fields an action may carry beyond its required ones.
 OPTIONAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "sweep": ("asset",),
+    "sweep": ("asset", "recipient"),
+    "bridge": ("recipient",),
     "claim": ("asset",),
     "deposit": ("vault_address", "protocol"),
     "withdraw": ("vault_address", "protocol"),

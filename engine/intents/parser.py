@@ -17,9 +17,11 @@ from engine.intents.context import apply_follow_up, is_follow_up, prior_request,
 from engine.intents.drafts import AmountSpec, Draft
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
+from engine.intents.message import Message
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
+from engine.intents.sentences import read_message
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import Carry, Outcome, Step
 from engine.intents.universe import AssetUniverse
@@ -35,6 +37,7 @@ class Reading:
     wallets: WalletContext
     carry: Carry | None = None
     refusal: str | None = None
+    message: Message | None = None
 
 
 def facts_from_request(request: IntentRequest) -> Facts:
@@ -71,8 +74,12 @@ class IntentParser:
         prompt, pairs = split_answers(request.prompt)
         prompt = chat_text(respelled(prompt, pairs))
         wallets = WalletContext(request.wallets, self.universe)
-        text = read_text(prompt, self.lexicon)
-        reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets)
+        message, focused = read_message(prompt, self.lexicon)
+        text = read_text(focused.text, self.lexicon)
+        if focused.question is not None:
+            text.question = focused.question
+        message.set_aside_sentences = focused.set_aside
+        reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets, message=message)
         if not wallets.wallets:
             reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
             return reading
@@ -122,9 +129,20 @@ class IntentParser:
             outcome = Outcome()
             outcome.refuse(reading.refusal)
             return outcome
-        return Resolver(self.lexicon, reading.wallets, reading.answers, facts).run(
+        if reading.message is not None:
+            for chain, shown in reading.message.stated.items():
+                facts.stated.setdefault(chain, {}).update(shown)
+        outcome = Resolver(self.lexicon, reading.wallets, reading.answers, facts).run(
             reading.drafts, reading.carry
         )
+        if reading.message is not None and reading.message.set_aside_sentences:
+            quoted = "; ".join(f'"{text}"' for text in reading.message.set_aside_sentences)
+            outcome.notes.insert(0, f"I set aside {quoted}: nothing in it asks for a transaction.")
+        if reading.message is not None and reading.message.set_aside:
+            outcome.notes.insert(
+                0, f"I read your request apart from {_listed(reading.message.set_aside)} you pasted."
+            )
+        return outcome
 
     def _carry(
         self, found: tuple[list[Draft], list[tuple[str, str]]], first: Draft, wallets: WalletContext
@@ -183,6 +201,10 @@ def _intent(step: Step) -> Intent:
     if isinstance(settled, Decimal) or settled in ("max", "chained"):
         values["amount"] = settled
     return Intent(action=step.action, **values)
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _pending_name(outcome: Outcome) -> str:

@@ -92,6 +92,9 @@ class _Reader:
         self.places: dict[str, str] = {}
         self.mood_at: list[int] = []
         self.to_own_wallet = False
+        # Unknown words that may stand where an asset or a venue belongs, settled at the clause's end.
+        self.maybe_assets: list[tuple[int, str]] = []
+        self.maybe_venues: list[tuple[int, str]] = []
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -117,6 +120,7 @@ class _Reader:
             else:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
+        self.settle_unknowns()
         if settle_wish(self.draft, self.places):
             self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
@@ -418,22 +422,40 @@ class _Reader:
         return 0
 
     def unknown(self, index: int, word: str) -> None:
-        """An unknown word where an asset or a protocol belongs is an unknown token or protocol."""
+        """An unknown word where an asset or a protocol belongs is an unknown token or protocol. Right
+        after an amount ("100 pepe") or as a swap's missing target it can be nothing else; after a verb or
+        a determiner ("send all my doge", "send my cousin 50 usdt") only if the clause names no known asset
+        (settled at the end of the clause), so an ordinary word there is set aside, not taken for a token."""
         previous = self.peek(index - 1)
         after_verb = previous is not None and previous.kind == "verb"
         determiner = previous is not None and previous.text in _ASSET_DETERMINERS and not self.draft.assets
-        swap_target = self.prep in ("for", "to") and self.draft.action == "swap"
-        if self.pending is not None or after_verb or determiner or swap_target:
+        swap_target = (
+            self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
+        )
+        if self.pending is not None or swap_target:
             self.draft.unknown_assets.append(word)
             self.used.update([index, *self.pending_at])
             self.pending, self.pending_at = None, []
+        elif after_verb or determiner:
+            self.maybe_assets.append((index, word))
         elif (
             self.prep in ("on", "to", "with")
             and previous is not None
             and previous.text in _PROTOCOL_PREPOSITIONS
         ):
-            self.draft.unknown_protocols.append(word)
-            self.used.add(index)
+            self.maybe_venues.append((index, word))
+
+    def settle_unknowns(self) -> None:
+        """Unknown words that may name an asset or a venue do so only where that slot is still empty."""
+        draft = self.draft
+        if not draft.assets and draft.to_asset is None:
+            for index, word in self.maybe_assets:
+                draft.unknown_assets.append(word)
+                self.used.add(index)
+        if draft.protocol is None or not (draft.on_chain or draft.to_chain or draft.from_chain):
+            for index, word in self.maybe_venues:
+                draft.unknown_protocols.append(word)
+                self.used.add(index)
 
     def noun(self, index: int, lexeme: Lexeme) -> None:
         if lexeme.chain is not None and (lexeme.asset is None or self.reads_as_chain(index)):

@@ -15,6 +15,7 @@ from engine.intents.clarify import Answers
 from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.lexicon import Lexicon
+from engine.intents.meaning import meaning_words
 from engine.intents.spelling import near_names, token_question
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
@@ -96,6 +97,14 @@ class Resolver:
         if refusal is not None:
             self.outcome.refuse(refusal)
             return False
+        if not unread:
+            return True
+        # Open-class words change nothing the plan is made of: set aside, and said so.
+        aside = [item for item in unread if item.kind == "word" and not meaning_words(item.text)]
+        unread = [item for item in unread if item not in aside]
+        if aside:
+            words = ", ".join(f'"{item.text}"' for item in aside)
+            self.outcome.notes.append(f"I set aside {words}, which change nothing in the plan.")
         if not unread:
             return True
         quoted = ", ".join(f'"{item.text}"' for item in unread)
@@ -207,6 +216,10 @@ class Resolver:
     def _place_chains(self, step: Step, draft: Draft, target: str | None) -> None:
         bare = list(draft.bare_chains)
         source = draft.from_chain or draft.on_chain
+        if step.action == "transfer" and target is None and draft.from_chain and len(bare) == 1:
+            # A move from one chain with one other chain named goes there, whatever word joins them
+            # ("from my base go his solana wallet").
+            target = bare.pop(0) if bare[0] != draft.from_chain else None
         if step.action == "transfer" and target is not None and not draft.addresses:
             step.action = "sweep" if draft.everything and step.asset is None else "bridge"
         if step.action == "transfer" and step.protocol is not None and not draft.addresses:
@@ -265,16 +278,14 @@ class Resolver:
             elif step.action == "transfer":
                 step.recipient = address
             elif step.action in CROSS_CHAIN_ACTIONS and not self.wallets.owns(address):
-                self.outcome.refuse(
-                    f"A {step.action} lands in your own wallet, not at {address}. To pay someone on another "
-                    "chain, bridge first and then send it."
-                )
+                # Paying someone on another chain: the bridge delivers to them (/plan's `recipient`).
+                step.recipient = step.recipient or address
         if step.action == "transfer" and step.recipient is not None and not step.recipient.startswith("0x"):
             self._to_solana_wallet(step)
 
     def _to_solana_wallet(self, step: Step) -> None:
-        """A Solana recipient: a Solana transfer, or (to the user's own Solana wallet from an EVM chain)
-        a bridge to Solana."""
+        """A Solana recipient: a Solana transfer, or from an EVM chain a bridge to Solana that delivers to
+        it (to the user's own Solana wallet, no recipient is needed)."""
         solana = [
             slug for slug in self.universe.chain_slugs() if self.universe.chain_family(slug) == "solana"
         ]
@@ -287,14 +298,10 @@ class Resolver:
         if source is None and not own:
             step.chain = solana[0]
             return
-        if not own:
-            self.outcome.refuse(
-                "Sending to a Solana address from an EVM chain is a bridge, and I only bridge to your own "
-                "Solana wallet. Add it to the request's wallets and say 'bridge ... to solana'."
-            )
-            return
+        # From an EVM chain a Solana address is reached by a bridge that delivers to it.
         step.action, step.from_chain, step.to_chain, step.chain = "bridge", source, solana[0], None
-        step.recipient = None
+        if own:
+            step.recipient = None
 
     def _connect(
         self, step: Step, draft: Draft, item: Item, previous: Step | None, carry: Carry | None

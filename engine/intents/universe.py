@@ -63,6 +63,10 @@ class AssetUniverse(Protocol):
         """Why `address` must not receive funds on `chain` (engine.registry.recipients), or None."""
         ...
 
+    def chain_by_id(self, chain_id: int) -> str | None:
+        """The slug of the EVM chain with this EIP-155 chain id, or None."""
+        ...
+
 
 def canonical_asset(universe: AssetUniverse, chain: str, symbol: str) -> str | None:
     """The chain's own symbol for an asset (e.g. "eth" is WETH on polygon), or None when not listed there."""
@@ -141,3 +145,9 @@ class RegistryUniverse:
 
     def recipient_problem(self, chain: str, address: str) -> str | None:
         return recipient_problem(self._registry, self._registry.chain(chain).family, address)
+
+    def chain_by_id(self, chain_id: int) -> str | None:
+        try:
+            return self._registry.chain_by_id(chain_id).slug
+        except RegistryError:
+            return None

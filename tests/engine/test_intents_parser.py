@@ -235,10 +235,9 @@ def test_an_output_sent_to_another_chain_in_one_clause_becomes_a_chained_bridge(
     ]
 
 
-def test_a_bridge_to_someone_elses_address_is_refused_not_silently_redirected() -> None:
+def test_a_bridge_to_someone_elses_address_delivers_to_them() -> None:
     response = parse(f"bridge 100 usdc from ethereum to base to {EVM_C}", (EVM_A, "ethereum"))
-    assert response.intents == () and response.clarifications == ()
-    assert EVM_C in response.reasoning
+    assert [(i.action, i.to_chain, i.recipient) for i in response.intents] == [("bridge", "base", EVM_C)]
 
 
 def test_a_later_step_waits_for_the_chain_question_of_the_step_it_follows() -> None:

@@ -33,10 +33,10 @@ def test_thanks_and_stretched_filler_are_read_as_filler(prompt: str) -> None:
     assert _swaps(prompt) == [("swap", "USDC", "ETH", "base", Decimal(40))]
 
 
-def test_a_stretched_word_that_is_not_filler_is_still_asked_about() -> None:
+def test_a_stretched_word_that_is_not_filler_is_set_aside_by_name() -> None:
     response = parse("swap 40 usdc for eth on base yolooo", *WALLETS)
-    assert not response.intents
-    assert "yolooo" in response.clarifications[0].question
+    assert [intent.amount for intent in response.intents] == [Decimal(40)]
+    assert '"yolooo"' in response.reasoning
 
 
 @pytest.mark.parametrize(

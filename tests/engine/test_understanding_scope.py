@@ -91,12 +91,18 @@ def test_a_step_link_is_not_a_condition() -> None:
     assert [intent.action for intent in response.intents] == ["bridge", "deposit"]
 
 
-def test_a_word_not_understood_is_quoted_in_a_question_and_the_answer_is_honoured() -> None:
-    prompt = "swap 1 eth to usdc on base zoinks"
+def test_an_ordinary_word_is_set_aside_and_named_in_the_reasoning() -> None:
+    answered = parse("swap 1 eth to usdc on base zoinks", *BASE)
+    assert intents(answered)[0]["amount"] == Decimal(1)
+    assert '"zoinks"' in answered.reasoning and "set aside" in answered.reasoning
+
+
+def test_a_word_that_changes_the_amount_and_is_not_placed_is_asked_and_the_answer_honoured() -> None:
+    prompt = "swap 1 eth to usdc on base remaining"
     asked = parse(prompt, *BASE)
     assert asked.intents == () and kinds(asked) == ["rephrase"]
     (question,) = asked.clarifications
-    assert '"zoinks"' in question.question
+    assert '"remaining"' in question.question
     assert [option.label for option in question.options] == ["Yes, plan without them"]
     answered = parse(f"{prompt}\n\nClarification — {question.question}: Yes, plan without them", *BASE)
     assert intents(answered)[0]["amount"] == Decimal(1)
@@ -114,7 +120,7 @@ def test_a_negation_is_never_planned_past_nor_offered_to_be_ignored(prompt: str)
 
 
 def test_a_rephrase_answer_that_is_not_the_offered_option_is_not_guessed() -> None:
-    prompt = "swap 1 eth to usdc on base zoinks"
+    prompt = "swap 1 eth to usdc on base remaining"
     (question,) = parse(prompt, *BASE).clarifications
     response = parse(f"{prompt}\n\nClarification — {question.question}: something else", *BASE)
     assert refused(response)

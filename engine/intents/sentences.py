@@ -1,0 +1,137 @@
+"""Sentences of a request: which ones ask for the transaction, which only talk around it.
+
+People wrap an order in questions and feelings: "What are the charges to withdraw my USDC from aave? Please
+withdraw it", "Is it safe to keep everything on one chain? I'm not sure. Anyway, move all my USDC from
+Polygon to Arbitrum", "How I do to bridge from solana to base? Is for my USDC, 75 of them". A sentence is
+read for the request when it says something a transaction is made of (a verb of an action, an amount, an
+asset, a chain, a protocol, an address); a question or a remark that says none of it is set aside. A
+question that does is a question only when nothing else in the message asks for the transaction: with an
+order, a confirmation ("do it", "go ahead") or a detail beside it, it is the request.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from engine.intents.lexer import tokenize
+from engine.intents.lexicon import Lexeme, Lexicon
+from engine.intents.meaning import WHETHER
+from engine.intents.message import Message, find_request
+from engine.intents.shape import is_question
+
+# Sentence ends: ".", "?", "!" before a space or a line end, and line breaks (a decimal point is not).
+_END: Final = re.compile(r"(?<=[.?!])\s+|\n+")
+# Words that open a question whatever mark ends it.
+_ASKING: Final = frozenset({"what", "what's", "whats", "how", "why", "which", "who", "where", "whose"})
+# Lexemes that say something a transaction is made of.
+_CONTENT: Final = frozenset({"verb", "asset", "chain", "protocol", "evm", "sol", "ens", "number"})
+_NAMED: Final = frozenset({"asset", "chain", "protocol", "number", "evm", "sol", "ens"})
+_IT: Final = frozenset({"it", "them", "that", "this"})
+# Words of a sentence that only confirms the request around it ("do it", "go ahead", "gawin mo na po").
+_CONFIRMING: Final = frozenset(
+    """
+    do it go ahead please pls plz now proceed yes yeah yep ok okay sure that this make can kindly just
+    execute run then fine alright let's lets gawin mo na po
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
+_CONFIRMING_VERBS: Final = frozenset({"do", "go", "proceed", "execute", "run", "gawin"})
+
+
+@dataclass(slots=True)
+class Focus:
+    """The request's text to read, whether it is a question (None: the whole text's shape decides), and
+    the sentences set aside (for the reasoning)."""
+
+    text: str
+    question: bool | None = None
+    set_aside: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Sentence:
+    text: str
+    lexemes: list[Lexeme]
+    question: bool
+    content: bool
+    verb: bool
+    confirms: bool
+    # The actions its verbs name, and whether it names nothing but them and "it" ("Please withdraw it").
+    actions: set[str] = field(default_factory=set)
+    refers: bool = False
+
+
+def split(text: str) -> list[str]:
+    """The sentences of a text: split at ".", "?" or "!" before a space, and at line breaks."""
+    return [part.strip() for part in _END.split(text) if part and part.strip()]
+
+
+def focus(text: str, lexicon: Lexicon) -> Focus:
+    """The sentences of `text` a transaction is read from (see the module docstring)."""
+    parts = split(text)
+    if len(parts) <= 1:
+        return Focus(text)
+    sentences = [_read(part, lexicon) for part in parts]
+    talk = [s for s in sentences if not s.content and not s.confirms]
+    if not any(s.question for s in sentences) and not talk:
+        return Focus(text)
+    orders = [s for s in sentences if s.content and not s.question]
+    asked = [s for s in sentences if s.content and s.question]
+    if not orders and not any(s.confirms for s in sentences):
+        return Focus(text)  # nothing but questions and talk: the shape of the whole decides
+    kept: list[_Sentence] = []
+    actions: set[str] = set()
+    for sentence in sentences:
+        if not sentence.content:
+            continue
+        if sentence.refers and sentence.actions <= actions:
+            continue  # "Please withdraw it" after the question that names what to withdraw
+        kept.append(sentence)
+        actions |= sentence.actions
+    if any(s.verb for s in kept):
+        # Background that names only an asset ("My daughter wants some ETH for a game") is set aside
+        # beside a sentence that says what to do.
+        background = [s for s in kept if not s.verb and not _detail(s) and s not in asked]
+        kept = [s for s in kept if s not in background]
+        talk += background
+    if not kept:
+        return Focus(text)
+    return Focus(" ".join(s.text for s in kept), question=False, set_aside=[s.text for s in talk])
+
+
+def _detail(sentence: _Sentence) -> bool:
+    """A sentence that adds what an order needs: an amount, an address, a chain or a protocol."""
+    return any(
+        lexeme.kind in ("number", "evm", "sol", "ens", "protocol")
+        or (lexeme.kind == "chain" and lexeme.asset is None)
+        for lexeme in sentence.lexemes
+    )
+
+
+def _read(text: str, lexicon: Lexicon) -> _Sentence:
+    lexemes = lexicon.read(tokenize(text))
+    verbs = [lexeme for lexeme in lexemes if lexeme.kind == "verb" and not lexeme.gerund]
+    words = [lexeme.text for lexeme in lexemes if lexeme.kind != "punct"]
+    # A question by its mark, or by a question word first; an auxiliary first without a mark ("Is for my
+    # USDC, 75 of them") is as often a statement in the English people write.
+    question = text.rstrip().endswith("?") or (is_question(lexemes) and bool(words) and words[0] in _ASKING)
+    confirms = (
+        bool(words)
+        and all(word in _CONFIRMING for word in words)
+        and any(word in _CONFIRMING_VERBS for word in words)
+    )
+    # A sentence that withdraws or holds the request ("cancel.", "never mind.", "wait.") is part of it.
+    withholds = any(word in WHETHER for word in words)
+    content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds) and not confirms
+    named = any(lexeme.kind in _NAMED for lexeme in lexemes)
+    refers = bool(verbs) and not named and any(word in _IT for word in words)
+    actions = {lexeme.action for lexeme in verbs if lexeme.action is not None}
+    return _Sentence(text, list(lexemes), question, content, bool(verbs), confirms, actions, refers)
+
+
+def read_message(prompt: str, lexicon: Lexicon) -> tuple[Message, Focus]:
+    """The request of a prompt (engine.intents.message) and the sentences of it to read: what both the
+    reader and the grounding check read."""
+    message = find_request(prompt, lexicon.universe)
+    return message, focus(message.request, lexicon)
