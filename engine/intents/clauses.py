@@ -42,6 +42,20 @@ def _starts_step(piece: Sequence[Lexeme]) -> bool:
     return any(lexeme.kind == "verb" or lexeme.text in _STEP_STARTERS for lexeme in piece)
 
 
+# Words of a verbless piece that repeat the step before it with a change ("the same to 0xB").
+_REPEATING: Final = frozenset({"same", "another", "more", "again"})
+
+
+def _repeats(piece: Sequence[Lexeme], joiner: str) -> bool:
+    """A verbless piece that is another step like the one before: it says so ("the same", "another",
+    "more", "again"), or "also"/"plus" lead into a new place or payee ("also to 0xB")."""
+    if any(lexeme.text in _REPEATING for lexeme in piece):
+        return True
+    return joiner in ("also", "plus") and any(
+        lexeme.kind in ("evm", "sol", "ens", "chain") for lexeme in piece
+    )
+
+
 def _only_filler(piece: Sequence[Lexeme]) -> bool:
     return all(
         (lexeme.kind == "word" and lexeme.text in FILLER)
@@ -52,21 +66,33 @@ def _only_filler(piece: Sequence[Lexeme]) -> bool:
 
 def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
     """Group lexemes into steps. A piece without a verb belongs to the step before it
-    ("deposit 100 usdc and 50 dai into aave" is one step); separators themselves are dropped."""
+    ("deposit 100 usdc and 50 dai into aave" is one step), unless it repeats that step with something
+    changed ("..., the same to 0xB", "and 100 more to dai": mark `again`); separators are dropped."""
     pieces: list[Piece] = [Piece()]
+    joiners: list[str] = [""]
     for lexeme in lexemes:
         if _is_separator(lexeme):
             if pieces[-1].lexemes:
                 pieces.append(Piece())
+                joiners.append("")
             if lexeme.kind == "mark" and lexeme.text != "link":
                 pieces[-1].mark = lexeme.text
+            elif lexeme.kind == "word":
+                joiners[-1] = lexeme.text
         else:
             pieces[-1].lexemes.append(lexeme)
     steps: list[Piece] = []
     opening: list[Lexeme] = []
-    for piece in pieces:
+    for piece, joiner in zip(pieces, joiners, strict=True):
         if not piece.lexemes or (_only_filler(piece.lexemes) and piece.mark is None):
             continue
+        if (
+            steps
+            and piece.mark is None
+            and not _starts_step(piece.lexemes)
+            and _repeats(piece.lexemes, joiner)
+        ):
+            piece.mark = "again"
         if piece.mark is not None or _starts_step(piece.lexemes):
             piece.lexemes[:0], opening = opening, []
             steps.append(piece)

@@ -11,7 +11,7 @@ from typing import Final
 
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
-from engine.intents.drafts import Draft, Item
+from engine.intents.drafts import MAX, AmountSpec, Draft, Item
 from engine.intents.holdings import every_one, kept_back, of_stated, worth_after
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
@@ -78,6 +78,8 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             drafts[-1] = draft if draft.action is not None else correct(drafts[-1], draft)
         elif piece.mark == "before" and drafts:
             drafts.insert(len(drafts) - 1, draft)
+        elif piece.mark == "again" and drafts:
+            drafts.append(repeat(drafts[-1], draft))
         elif draft.has_content or draft.unread or draft.unsupported or draft.refusal:
             drafts.append(draft)
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
@@ -128,20 +130,70 @@ def correct(draft: Draft, change: Draft) -> Draft:
     return fixed
 
 
+def repeat(previous: Draft, change: Draft) -> Draft:
+    """Another step like `previous` with the slots `change` names changed ("the same to 0xB", "100 more to
+    dai" after a swap of usdc to eth, "another 50"): a verb it has is kept."""
+    items = [item for item in change.items if item.asset is not None]
+    if previous.to_asset is not None and change.to_asset is None and len(items) == 1 and items[0].target_like:
+        # "swap 100 usdc to eth, and 100 more to dai": the token after "to" is the new target.
+        change = copy.deepcopy(change)
+        change.to_asset, change.items = items[0].asset, [Item(None, items[0].amount)]
+        change.loose_amount = change.loose_amount or items[0].amount
+        change.items = []
+    fixed = correct(previous, change)
+    if change.action is not None:
+        fixed.action, fixed.verb = change.action, change.verb
+    if change.elsewhere and not change.addresses:
+        fixed.addresses = []
+        for item in fixed.items:
+            item.address = None
+    fixed.again = False
+    return fixed
+
+
 def is_follow_up(drafts: Sequence[Draft]) -> bool:
-    """A turn with no action of its own that changes something ("same but 50", "what about base")."""
+    """A turn with no action of its own that changes something ("same but 50", "what about base",
+    "double it")."""
     if len(drafts) != 1 or drafts[0].action is not None:
         return False
     draft = drafts[0]
-    return draft.follow_up or bool(
-        draft.items
-        or draft.loose_amount
-        or draft.on_chain
-        or draft.to_chain
-        or draft.from_chain
-        or draft.bare_chains
-        or draft.protocol
+    return (
+        draft.follow_up
+        or draft.times is not None
+        or bool(
+            draft.items
+            or draft.loose_amount
+            or draft.on_chain
+            or draft.to_chain
+            or draft.from_chain
+            or draft.bare_chains
+            or draft.protocol
+        )
     )
+
+
+# First words of a turn that add to the plan so far rather than replace it ("and bridge it after").
+_ADDING: Final = frozenset({"and", "also", "plus", "then", "after", "afterwards", "next"})
+
+
+def adds_to(drafts: Sequence[Draft], text: str) -> bool:
+    """A turn that adds steps to the request before it: it opens with "and", "also", "then"... or says
+    "too" or "also" ("and the same again to optimism", "send him 5 too"); "do it again on optimism" alone
+    repeats the request with a change instead."""
+    words = [word.strip(",.!?") for word in text.lower().split()]
+    return bool(drafts) and bool(words) and (words[0] in _ADDING or "too" in words or "also" in words)
+
+
+def extended(prior: Sequence[Draft], drafts: Sequence[Draft]) -> list[Draft]:
+    """The prior request's drafts followed by the new turn's: a repeating clause copies the step before
+    it with its changes, a clause with "it" takes what the step before it produced."""
+    out = copy.deepcopy(list(prior))
+    for draft in drafts:
+        if (draft.again or (draft.action is None and is_follow_up([draft]))) and out:
+            out.append(repeat(out[-1], draft))
+        else:
+            out.append(draft)
+    return out
 
 
 def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
@@ -154,6 +206,8 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
         first.to_chain = change.to_chain
     if change.from_chain is not None:
         first.from_chain = change.from_chain
+    if new_chain is not None and change.from_chain is None and change.on_chain is None and first.to_chain:
+        first.to_chain, new_chain = new_chain, None  # "nvm do polygon": a move's destination, said last
     if new_chain is not None and change.from_chain is None:
         old = first.on_chain or first.from_chain or (first.bare_chains[0] if first.bare_chains else None)
         if old is None:
@@ -162,6 +216,30 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
             _replace_chain(draft, old, new_chain)
     new_amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
     new_asset = next((item.asset for item in change.items if item.asset), None)
+    said = first.items[0].amount if first.items else first.loose_amount
+    if change.times is not None and said is not None and said.kind == "exact" and said.value is not None:
+        # "double it": the amount said before, times two.
+        value = said.value * change.times
+        new_amount = AmountSpec("exact", value, f"{change.times} x {said.written}")
+    elif (
+        new_amount is not None and new_amount.kind == "fraction" and said is not None and said.kind == "exact"
+    ):
+        # "do half then": half of the amount said before, not of a balance.
+        assert new_amount.value is not None and said.value is not None
+        ratio = new_amount.ratio
+        value = said.value * ratio[0] / ratio[1] if ratio else said.value * new_amount.value
+        new_amount = AmountSpec("exact", value, f"{new_amount.written} of {said.written}")
+    elif new_amount is not None and new_amount.kind == "exact" and change.kept and said is MAX:
+        # "keep 100 in there": all but that.
+        new_amount = AmountSpec("all_but", new_amount.value, f"all but {new_amount.written}")
+    if (
+        new_asset is not None
+        and first.to_asset is not None
+        and not change.follow_up
+        and not first.target_first
+    ):
+        # A bare token correcting a swap names the token said last, its target ("make it usdc.e").
+        first.to_asset, new_asset = new_asset, None
     if new_asset is not None:
         old_asset = first.items[0].asset if first.items else None
         for draft in drafts:
@@ -179,6 +257,14 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
         first.protocol = change.protocol
     if change.addresses:
         first.addresses = list(change.addresses)
+    elif change.elsewhere:
+        first.addresses = []  # "the same to my brother": whose address is asked
+    # What the change could not place is asked about as in any request.
+    first.unread = [*first.unread, *change.unread]
+    first.refusal = first.refusal or change.refusal
+    first.unsupported = first.unsupported or change.unsupported
+    first.unknown_assets += change.unknown_assets
+    first.unknown_protocols += change.unknown_protocols
     return drafts
 
 
@@ -204,7 +290,10 @@ def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], l
         drafts = read_request(body, lexicon)
         for draft in drafts:
             draft.unread = []  # asked about (or not) in its own turn; this turn reads only its own words
-        if prior is not None and is_follow_up(drafts):
+        if prior is not None and adds_to(drafts, body):
+            prior = extended(prior, drafts)
+            answers.extend(pairs)
+        elif prior is not None and is_follow_up(drafts):
             prior = apply_follow_up(prior, drafts[0])
             answers.extend(pairs)
         elif drafts and any(draft.action is not None for draft in drafts):

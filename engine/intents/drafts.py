@@ -35,6 +35,8 @@ class Item:
     # Where this item goes when a clause lists several ("0.1 eth to 0xA and 0.2 eth to 0xB").
     address: str | None = None
     to_chain: str | None = None
+    # Named after "to", "into" or "for" ("100 more to dai"): where something goes, if the clause is a swap.
+    target_like: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,15 @@ class Draft:
     unknown_protocols: list[str] = field(default_factory=list)
     ens_names: list[str] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
+    # The clause repeats the one before it with the slots it names changed ("the same to 0xB", "100 more
+    # to dai", "same again to optimism"): a new step, not a change of the old one.
+    again: bool = False
+    # A multiple of the amount said before ("double it", "triple that").
+    times: int | None = None
+    # Sent to a person named without an address ("to my brother"): the address is asked, never reused.
+    elsewhere: bool = False
+    # Something is kept back ("keep 100 in there", "leave 50 behind").
+    kept: bool = False
 
     @property
     def assets(self) -> list[str]:

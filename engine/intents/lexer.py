@@ -286,14 +286,29 @@ def _spelled_at(words: list[str], index: int) -> tuple[Token | None, int]:
     fraction = read_fraction_words(words, index)
     if fraction is not None:
         text = " ".join(words[index : index + fraction.used])
+        of_one = tuple(words[index + fraction.used : index + fraction.used + 2])
+        if of_one in (("of", "a"), ("of", "an"), ("of", "one")) and fraction.exact:
+            # "three quarters of an eth": a part of one token, a quantity (0.75), not a share of a balance.
+            return Token("number", f"{text} of {of_one[1]}", fraction.value, spelled=True), fraction.used + 2
         return Token(
             "number", text, fraction.value, spelled=True, share=True, exact=fraction.exact
         ), fraction.used
     spelled = read_words(words, index)
     if spelled is not None:
         text = " ".join(words[index : index + spelled.used]).replace(" - ", "-")
+        before = words[index - 1] if index > 0 else ""
+        if word in ("hundred", "thousand") and before in _SOUNDS_LIKE_A_NUMBER:
+            # "send for hundred usdt": dictation may have written "four" as "for"; asked, never guessed.
+            return Token(
+                "number", f"{before} {text}", None, spelled=True, problem=_HEARD_TWO_WAYS
+            ), spelled.used
         return Token("number", text, spelled.value, spelled=True), spelled.used
     return None, 1
+
+
+# Words dictation writes for a number word they sound like ("for" four, "to"/"too" two, "won" one).
+_SOUNDS_LIKE_A_NUMBER: Final = frozenset({"for", "fore", "to", "too", "won", "ate", "tree"})
+_HEARD_TWO_WAYS: Final = "heard in a way that could mean two different numbers"
 
 
 def within_one_edit(left: str, right: str) -> bool:

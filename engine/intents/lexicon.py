@@ -36,6 +36,8 @@ from engine.intents.wording import CONDITION_WORDS, FILLER, NEGATIONS, TIME_UNIT
 
 # Longest alias, in words, the lexicon tries to match ("binance smart chain").
 _MAX_PHRASE_WORDS: Final = 3
+# Most pieces a name said in pieces is joined from ("u s d c").
+_MAX_SPOKEN_PIECES: Final = 5
 
 # Words of the parser's own grammar: typo targets too ("liquidty" -> "liquidity").
 _GRAMMAR_WORDS: Final[frozenset[str]] = (
@@ -138,6 +140,9 @@ class Lexicon:
         token = tokens[index]
         if token.kind != "word":
             return Lexeme(token.kind, token.text, token=token), 1
+        spoken = self._spoken(tokens, index)
+        if spoken is not None:
+            return spoken
         for size in range(_MAX_PHRASE_WORDS, 1, -1):
             window = tokens[index : index + size]
             if len(window) == size and all(item.kind == "word" for item in window):
@@ -163,6 +168,30 @@ class Lexicon:
                 return replace(fixed, guessed=True, token=token), 1  # the token keeps what was typed
             return Lexeme("word", corrected), 1
         return Lexeme("unknown", word), 1
+
+    def _spoken(self, tokens: Sequence[Token], index: int) -> tuple[Lexeme, int] | None:
+        """A name said in pieces, as dictation writes it: letter by letter ("u s d c", "w b t c"), or a word
+        cut in two ("so lana", "w eth"). Read as the name only when the pieces join into one the registry
+        knows and one of them is a lone letter or a word nobody knows, so words that are words stay so."""
+        for size in range(_MAX_SPOKEN_PIECES, 1, -1):
+            window = tokens[index : index + size]
+            if len(window) < size or not all(item.kind == "word" for item in window):
+                continue
+            joined = "".join(item.text for item in window)
+            lexeme = self._lookup((joined,))
+            if lexeme is None or lexeme.kind == "verb":
+                continue
+            if any(len(item.text) == 1 or self._unknown_word(item.text) for item in window):
+                return lexeme, size
+        return None
+
+    def _unknown_word(self, word: str) -> bool:
+        return (
+            self._lookup((word,)) is None
+            and word not in _KNOWN_WORDS
+            and word not in _GRAMMAR_WORDS
+            and self._typos.correct(word) is None
+        )
 
     def _lookup(self, words: tuple[str, ...]) -> Lexeme | None:
         text = " ".join(words)

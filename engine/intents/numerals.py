@@ -36,6 +36,13 @@ SCALES: Final[dict[str, int]] = {
     "b": 1_000_000_000,
     "bn": 1_000_000_000,
     "billion": 1_000_000_000,
+    # South Asian English: a lakh is a hundred thousand, a crore ten million ("2 lakh usdc").
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "lac": 100_000,
+    "lacs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
 }
 # Suffixes that may be glued to digits ("1.5k"); "hundred" is a word only.
 GLUED_SCALES: Final = frozenset(SCALES)
@@ -75,7 +82,16 @@ _TENS: Final[dict[str, int]] = {
     "eighty": 80,
     "ninety": 90,
 }
-_BIG: Final[dict[str, int]] = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_BIG: Final[dict[str, int]] = {
+    "thousand": 1_000,
+    "grand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
+}
 
 # Fraction words -> the share they name ("a third", "two thirds", "three quarters").
 FRACTION_NAMES: Final[dict[str, tuple[int, int]]] = {
@@ -211,6 +227,16 @@ def read_words(words: Sequence[str], start: int) -> Spelled | None:
         elif word in _TENS and last in ("", "hundred", "big", "and"):
             current += _TENS[word]
             last = "tens"
+        elif (
+            word in _TENS
+            and last in ("unit", "teen")
+            and total == 0
+            and 0 < current < 20
+            and start == index - 1
+        ):
+            # Said as a price is said: "one twenty" is 120, "two fifty" 250 ("one twenty-five" 125).
+            current = current * 100 + _TENS[word]
+            last = "tens"
         elif word == "-" and last == "tens" and following in _UNITS:
             last = "dash"
         elif word == "hundred" and last in ("unit", "teen", "", "a"):
@@ -219,7 +245,11 @@ def read_words(words: Sequence[str], start: int) -> Spelled | None:
         elif word == "dozen" and last in ("unit", "teen", "tens", "", "a"):
             current = (current or 1) * 12
             last = "dozen"
-        elif word in _BIG and last in ("unit", "teen", "tens", "hundred", "dozen", "", "a"):
+        elif (
+            word in _BIG
+            and last in ("unit", "teen", "tens", "hundred", "dozen", "", "a")
+            and not (word == "grand" and last == "")
+        ):
             total += (current or 1) * _BIG[word]
             current, last = 0, "big"
         elif (

@@ -13,7 +13,14 @@ from typing import Any
 from engine.intents import scope
 from engine.intents.amounts import Facts, address_key
 from engine.intents.clarify import Answers, split_answers
-from engine.intents.context import apply_follow_up, is_follow_up, prior_request, read_text
+from engine.intents.context import (
+    adds_to,
+    apply_follow_up,
+    extended,
+    is_follow_up,
+    prior_request,
+    read_text,
+)
 from engine.intents.drafts import AmountSpec, Draft
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
@@ -97,7 +104,11 @@ class IntentParser:
             reading.refusal = scope.waiting(text.wait)
             return reading
         found = prior_request(request.conversation_context, self.lexicon)
-        if found is not None and is_follow_up(reading.drafts):
+        if found is not None and adds_to(reading.drafts, focused.text):
+            prior, prior_pairs = found
+            reading.drafts = extended(prior, reading.drafts)
+            reading.answers = Answers([*prior_pairs, *pairs])
+        elif found is not None and is_follow_up(reading.drafts):
             prior, prior_pairs = found
             reading.drafts = apply_follow_up(prior, reading.drafts[0])
             # Earlier answers still hold; this turn's answers come later and win.

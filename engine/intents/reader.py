@@ -59,6 +59,40 @@ _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
 # Words after which an unknown word is taken for a token name ("send all my doge").
 _ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
 
+# Multiples of an amount said before ("double it").
+_MULTIPLES: Final[dict[str, int]] = {
+    "double": 2,
+    "twice": 2,
+    "doubled": 2,
+    "triple": 3,
+    "thrice": 3,
+    "tripled": 3,
+    "quadruple": 4,
+}
+# Words that repeat the clause before with something changed ("another 50 to bob", "100 more to dai").
+_AGAIN_WORDS: Final[frozenset[str]] = frozenset({"another", "more", "again", "too", "also"})
+_POSSESSIVES: Final[frozenset[str]] = frozenset({"my", "his", "her", "their", "our", "your"})
+# Words after which a name right after a verb is a person, not a token ("send alice her part").
+_PERSON_FOLLOWERS: Final[frozenset[str]] = frozenset(
+    {
+        "her",
+        "his",
+        "him",
+        "their",
+        "them",
+        "the",
+        "what",
+        "my",
+        "some",
+        "a",
+        "an",
+        "back",
+        "it",
+        "this",
+        "that",
+    }
+)
+
 # Prepositions after which an unknown word is taken for a protocol or venue ("on compound").
 _PROTOCOL_PREPOSITIONS: Final[frozenset[str]] = frozenset(
     {"on", "into", "in", "via", "using", "with", "through", "at"}
@@ -95,6 +129,7 @@ class _Reader:
         # Unknown words that may stand where an asset or a venue belongs, settled at the clause's end.
         self.maybe_assets: list[tuple[int, str]] = []
         self.maybe_venues: list[tuple[int, str]] = []
+        self.kept_at: list[int] = []
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -121,6 +156,9 @@ class _Reader:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
         self.settle_unknowns()
+        if self.draft.action is None and self.draft.kept:
+            # "keep 100 in there": a turn changing the request before it (read by its follow-up).
+            self.used.update(self.kept_at)
         if settle_wish(self.draft, self.places):
             self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
@@ -388,6 +426,10 @@ class _Reader:
         ):
             draft.unsupported = "limit and stop orders are not supported"
             self.used.add(index + 1)
+        elif word in _MULTIPLES:
+            draft.times = _MULTIPLES[word]
+        elif word in _AGAIN_WORDS:
+            draft.again = True
         elif word in ("other", "own", "self"):
             draft.own_wallet_target = True
         elif word in ("wallet", "wallets") and self.prep == "to" and after_my(self.lexemes, index):
@@ -400,6 +442,9 @@ class _Reader:
             draft.back = used
         elif word in ALL_BUT_WORDS and word != "but":
             used = False  # "except", "keep" are read with the number after them ("all except 0.1")
+            if word in ("keep", "leave", "keeping", "leaving"):
+                draft.kept = True
+                self.kept_at.append(index)
         elif word not in _STRUCTURE and word not in FILLER:
             used = False
         if word in EVERYTHING_WORDS:
@@ -416,6 +461,7 @@ class _Reader:
                 draft.loose_amount = self.take_pending()
         if word in FOLLOW_UP_WORDS:
             draft.follow_up = True
+            draft.again = draft.again or word == "again"
             used = True
         if used:
             self.used.add(index)
@@ -427,7 +473,19 @@ class _Reader:
         a determiner ("send all my doge", "send my cousin 50 usdt") only if the clause names no known asset
         (settled at the end of the clause), so an ordinary word there is set aside, not taken for a token."""
         previous = self.peek(index - 1)
+        following = self.peek(index + 1)
+        if following is not None and following.asset is not None:
+            return  # a word before a token's name says what kind ("regular usdc", "normal eth")
         after_verb = previous is not None and previous.kind == "verb"
+        if (
+            after_verb
+            and following is not None
+            and (following.text in _PERSON_FOLLOWERS or following.kind == "number")
+        ):
+            return  # "send alice her part", "pay mia 40 usdc": a person the verb is for
+        if self.prep == "to" and previous is not None and previous.text in _POSSESSIVES:
+            self.draft.elsewhere = True  # "to my brother": a person with no address said
+            return
         determiner = previous is not None and previous.text in _ASSET_DETERMINERS and not self.draft.assets
         swap_target = (
             self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
@@ -448,7 +506,8 @@ class _Reader:
     def settle_unknowns(self) -> None:
         """Unknown words that may name an asset or a venue do so only where that slot is still empty."""
         draft = self.draft
-        if not draft.assets and draft.to_asset is None:
+        acting = draft.action is not None or self.pending is not None or draft.loose_amount is not None
+        if acting and not draft.assets and draft.to_asset is None:
             for index, word in self.maybe_assets:
                 draft.unknown_assets.append(word)
                 self.used.add(index)
@@ -499,7 +558,8 @@ class _Reader:
         draft = self.draft
         self.used.add(index)
         if self.pending is not None:
-            draft.items.append(Item(symbol, self.take_pending()))
+            target_like = self.prep in ("to", "for")
+            draft.items.append(Item(symbol, self.take_pending(), target_like=target_like))
         elif symbol == self.kept_asset:
             self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
         elif swaps_into(draft) and self.prep in ("for", "to") and draft.to_asset is None:

@@ -16,7 +16,7 @@ from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.lexicon import Lexicon
 from engine.intents.meaning import meaning_words
-from engine.intents.spelling import near_names, token_question
+from engine.intents.spelling import near_names, token_question, venue_question
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
 
@@ -155,10 +155,24 @@ class Resolver:
                 )  # a picked name is read in its place
             return False
         elif draft.unknown_protocols:
-            outcome.refuse(
-                f"I don't know '{draft.unknown_protocols[0]}': the protocols I plan with are "
-                f"{', '.join(self.universe.protocol_names())}, and the chains are {', '.join(self.universe.chain_slugs())}."
+            word = draft.unknown_protocols[0]
+            venues = {name: name for name in self.universe.protocol_names()}
+            venues.update(self.universe.chain_aliases())
+            near = near_names(word, venues)
+            if not near:
+                outcome.refuse(
+                    f"I don't know '{word}': the protocols I plan with are "
+                    f"{', '.join(self.universe.protocol_names())}, and the chains are "
+                    f"{', '.join(self.universe.chain_slugs())}."
+                )
+                return False
+            placeholder = Step(index=0, action=draft.action or "deposit")
+            answer = self.filler.ask(
+                placeholder, "venue", "protocol", venue_question(word), [(name, name) for name in near]
             )
+            if answer is not None:
+                self.filler.unusable(answer, ", which is not a protocol or chain I know")
+            return False
         elif draft.action is None:
             outcome.refuse(f'I couldn\'t find an action I can plan in "{draft.text}". {scope.CAPABILITIES}')
         return outcome.refusal is None

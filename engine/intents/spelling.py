@@ -13,8 +13,11 @@ from engine.intents.lexer import within_one_edit
 # Contract: a clarification offers at most 4 options.
 _MOST: Final = 4
 _QUESTION: Final = 'I don\'t know a token called "{word}". Did you mean one of these?'
+_VENUE_QUESTION: Final = 'I don\'t know a protocol or chain called "{word}". Did you mean one of these?'
 _ASKED: Final = re.compile(
-    r"^I don't know a token called \"(?P<word>[^\"]+)\"\. Did you mean one of these\?$", re.I
+    r"^I don't know a (?:token|protocol or chain) called \"(?P<word>[^\"]+)\"\. Did you mean one of "
+    r"these\?$",
+    re.I,
 )
 
 
@@ -23,15 +26,50 @@ def token_question(word: str) -> str:
     return _QUESTION.format(word=word)
 
 
+def venue_question(word: str) -> str:
+    """The question that asks which protocol or chain a misspelt name meant."""
+    return _VENUE_QUESTION.format(word=word)
+
+
 def near_names(word: str, aliases: Mapping[str, str]) -> list[str]:
-    """The symbols whose names are one edit from `word` (at most four, in symbol order); none for words
-    shorter than three letters, which are one edit from almost anything."""
+    """The names `word` may be a slip of (at most four, in name order): one edit away ("eht"), the same
+    when heard ("die", "dye" for DAI; "ave" for aave; "leedo" for lido: `sounds_like`), or a long name's
+    first five letters ("arbitrary" for arbitrum). None for words shorter than three letters, which are
+    one edit from almost anything."""
     if len(word) < 3:
         return []
     symbols = {
-        symbol for alias, symbol in aliases.items() if len(alias) >= 3 and within_one_edit(word, alias)
+        symbol
+        for alias, symbol in aliases.items()
+        if len(alias) >= 3
+        and (
+            within_one_edit(word, alias)
+            or sounds_like(word, alias)
+            or (len(alias) >= 6 and len(word) >= 6 and word[:5] == alias[:5])
+        )
     }
     return sorted(symbols)[:_MOST]
+
+
+_VOWEL_LIKE: Final = frozenset("aeiouyhw")
+
+
+def sounds_like(word: str, name: str) -> bool:
+    """True when two words of letters share their sound skeleton: the first letter, then the consonants
+    in order with repeats merged ("leedo" and "lido" are l-d; "dye" and "dai" are d). Evaluated beside
+    jellyfish's Metaphone and NYSIIS (docs/decisions.md): those miss "dye"/DAI and "ave"/aave."""
+    if not (word.isalpha() and name.isalpha()) or word == name:
+        return False
+    return _skeleton(word) == _skeleton(name) and abs(len(word) - len(name)) <= 2
+
+
+def _skeleton(word: str) -> str:
+    out = word[0]
+    for char in word[1:]:
+        if char in _VOWEL_LIKE or char == out[-1]:
+            continue
+        out += char
+    return out
 
 
 def respelled(prompt: str, answers: Sequence[tuple[str, str]]) -> str:
