@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -17,6 +18,7 @@ from quart import Response, current_app, g, request
 from gateway import jsonio
 from gateway.access import CreditHold, admit, may_overlap, reserve
 from gateway.auth import Principal
+from gateway.bodies import MAX_BODY_VALUES, TOO_MANY_VALUES, parse_body, within_value_limit
 from gateway.errors import from_validation, invalid_request
 
 if TYPE_CHECKING:
@@ -51,11 +53,17 @@ def json_response(payload: BaseModel | dict[str, Any], status: int = 200) -> Res
 
 
 async def read_json_body(model: type[BaseModel]) -> BaseModel:
-    """Parse and validate the request body; every failure is 400 invalid_request naming the field."""
+    """Parse and validate the request body (a large one off the event loop: gateway.bodies); every failure
+    is 400 invalid_request naming the field."""
     mimetype = request.mimetype or ""
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise invalid_request("Send the body as JSON.", [("Content-Type", "must be application/json")])
-    raw = await request.get_data(cache=False)
+    raw = await request.get_data(cache=False, as_text=False, parse_form_data=False)
+    return await parse_body(raw, partial(_validated_body, model))
+
+
+def _validated_body(model: type[BaseModel], raw: bytes) -> BaseModel:
+    """`raw` as `model`; raises ApiError 400 invalid_request naming each failing field."""
     try:
         data = jsonio.loads(raw) if raw else None
     except jsonio.JsonRejected as exc:
@@ -66,6 +74,8 @@ async def read_json_body(model: type[BaseModel]) -> BaseModel:
         raise invalid_request("The body is not valid JSON.", [("body", str(exc))]) from None
     if not isinstance(data, dict):
         raise invalid_request("The body must be a JSON object.", [("body", "must be a JSON object")])
+    if not within_value_limit(data):
+        raise invalid_request(TOO_MANY_VALUES, [("body", f"holds more than {MAX_BODY_VALUES:,} values")])
     try:
         return model.model_validate(data)
     except ValidationError as exc:
