@@ -18,9 +18,9 @@ A stream request's socket is detached from trio's stream, the request parsed wit
 calling the application with the extension in its scope; the connection closes when that response ends
 (`Connection: close`). Anything else is handed to hypercorn's per-connection server, so every other
 request (and a stream request on a reused keep-alive connection, which then takes the ASGI path) is served
-exactly as by `hypercorn.trio.serve`. Lifespan and graceful shutdown follow hypercorn's: stop accepting, let in-flight
-requests finish within `config.graceful_timeout`, then cancel; live streams end at once (their clients
-reconnect with Last-Event-ID). TLS, QUIC, `server_names` and `max_requests` are left to
+exactly as by `hypercorn.trio.serve`. Lifespan and graceful shutdown follow hypercorn's: stop accepting,
+let in-flight requests finish within `config.graceful_timeout`, then cancel; live streams end at once
+(their clients reconnect with Last-Event-ID). TLS, QUIC, `server_names` and `max_requests` are left to
 `hypercorn.trio.serve` unchanged (the whole server is then hypercorn's).
 
 `serve_http` takes the same arguments as `hypercorn.trio.serve`.
@@ -128,8 +128,8 @@ class _Server:
             lifespan_nursery.cancel_scope.cancel()
 
     async def _connection(self, stream: trio.SocketStream) -> None:
-        """One accepted connection (trio.serve_listeners closes `stream` after): peeked at, then served
-        directly (its socket detached from trio's stream) or by hypercorn."""
+        """One accepted connection (trio.serve_listeners closes `stream` after): its request line read, then
+        served directly (its socket detached from trio's stream) or by hypercorn."""
         try:
             direct, head = await self._first_request_is_direct(stream.socket)
         except OSError:
