@@ -23,6 +23,8 @@ from typing import Any
 import httpx
 import trio
 
+from devnet.lifeline import Lifeline
+
 # The npm package that carries the anvil binary (package.json devDependencies).
 ANVIL_NPM_PACKAGE = "@foundry-rs/anvil"
 # Environment variable that names an anvil binary explicitly.
@@ -137,19 +139,25 @@ def _wait_ready_sync(process: subprocess.Popen[bytes], log_path: Path, chain_id:
 
 
 @asynccontextmanager
-async def open_anvil(chain_id: int, *, extra_args: tuple[str, ...] = ()) -> AsyncIterator[AnvilNode]:
-    """Start anvil for `chain_id` from trio code, yield it once it answers, and stop it on exit.
+async def open_anvil(
+    chain_id: int, *, extra_args: tuple[str, ...] = (), lifeline: Lifeline | None = None
+) -> AsyncIterator[AnvilNode]:
+    """Start anvil for `chain_id` from trio code, yield it once it answers, and stop it on exit. With a
+    `lifeline`, its log lives in the run's folder and its watchdog stops it should this process die.
 
     Used by `intentgate serve --devnet` (one anvil per chain id). Raises AnvilNotFound or AnvilFailed.
     """
     binary = find_anvil()
-    with tempfile.TemporaryDirectory(prefix="anvil-") as tmp:
+    folder = lifeline.directory if lifeline is not None else None
+    with tempfile.TemporaryDirectory(prefix="anvil-", dir=folder) as tmp:
         log_path = Path(tmp) / "anvil.log"
         with log_path.open("wb") as log:
             process = await trio.lowlevel.open_process(
                 anvil_command(binary, chain_id, extra_args), stdout=log, stderr=subprocess.STDOUT
             )
         try:
+            if lifeline is not None:
+                lifeline.watch(process.pid)
             url = await _wait_ready_async(process, log_path, chain_id)
             yield AnvilNode(url=url, chain_id=chain_id, pid=process.pid, log_path=log_path)
         finally:

@@ -15,6 +15,7 @@ from devnet.anvil import AnvilFailed, AnvilNode, open_anvil
 from devnet.deploy import deploy_standins
 from devnet.faucet import Faucet
 from devnet.fiat_token import deploy_fiat_token, deploy_implementation
+from devnet.lifeline import Lifeline
 from devnet.multicall3 import deploy_multicall3
 from devnet.rpc import AnvilRpc
 from devnet.state_cache import ANVIL_ADMIN, StateCache
@@ -95,9 +96,14 @@ async def _fiat_tokens(anvil: AnvilRpc, admin: str, world: DevnetWorld) -> None:
 
 @asynccontextmanager
 async def open_devnet_chain(
-    chain_id: int, build: WorldBuilder = build_world, *, state_cache: StateCache | None = None
+    chain_id: int,
+    build: WorldBuilder = build_world,
+    *,
+    state_cache: StateCache | None = None,
+    lifeline: Lifeline | None = None,
 ) -> AsyncIterator[DevnetChain]:
-    """Start anvil for `chain_id`, install the world `build` makes, yield the chain, stop anvil on exit.
+    """Start anvil for `chain_id`, install the world `build` makes, yield the chain, stop anvil on exit
+    (and, with a `lifeline`, should this process die: devnet.lifeline).
 
     With `state_cache`, a start whose world was installed before loads the saved state instead of
     deploying (devnet.state_cache), and a start that deploys saves it. For `intentgate serve --devnet` (one
@@ -112,13 +118,13 @@ async def open_devnet_chain(
         if saved is not None and recorded is not None:
             try:
                 node = await stack.enter_async_context(
-                    open_anvil(chain_id, extra_args=("--load-state", str(saved)))
+                    open_anvil(chain_id, extra_args=("--load-state", str(saved)), lifeline=lifeline)
                 )
             except AnvilFailed:
                 saved.unlink(missing_ok=True)  # unreadable by this anvil: deploy and save it again
         loaded = node is not None
         if node is None:
-            node = await stack.enter_async_context(open_anvil(chain_id))
+            node = await stack.enter_async_context(open_anvil(chain_id, lifeline=lifeline))
         http = await stack.enter_async_context(httpx.AsyncClient(timeout=None))
         rpc = JsonRpcClient(node.url, http=http)
         if loaded and expected is not None and recorded is not None:

@@ -29,6 +29,7 @@ from devnet.chain import DevnetChain, open_devnet_chain
 from devnet.faucet import Faucet
 from devnet.from_registry import world_from_registry
 from devnet.funding import FundingChainClients, FundingEvmExecutor
+from devnet.lifeline import Lifeline, open_lifeline
 from devnet.market import STREAM_SYMBOLS, MarketUrls, MarketWalk, serve_market
 from devnet.price_feeds import FeedFollower, FeedTarget
 from devnet.rpc import AnvilRpc, TransactionFailed
@@ -117,7 +118,9 @@ async def open_devnet(
     chains: Collection[str] | None = None,
 ) -> AsyncIterator[Devnet]:
     """Start every devnet chain concurrently, then the market feed and the Across API; yield the running
-    devnet and stop all of it (anvils terminated, their temporary logs removed) when the block exits.
+    devnet and stop all of it (anvils terminated, their temporary logs removed) when the block exits, or
+    when this process dies, however it dies (devnet.lifeline: its watchdog stops the anvils; a dead run's
+    folder is removed at the next start).
 
     `chains` limits the chains run (default: all of the registry's, Solana included). Raises DevnetUnavailable naming
     each chain that failed to start.
@@ -127,12 +130,16 @@ async def open_devnet(
     skipped = {slug: reason for slug, reason in SKIPPED.items() if chains is None or slug in chains}
     rpc_settings = RpcSettings(timeout=settings.rpc_timeout_s)
     failure: DevnetUnavailable | None = None
-    async with httpx.AsyncClient(timeout=None) as http, trio.open_nursery() as nursery:
+    async with (
+        open_lifeline() as lifeline,
+        httpx.AsyncClient(timeout=None) as http,
+        trio.open_nursery() as nursery,
+    ):
         running: dict[str, DevnetChain] = {}
         errors: dict[str, str] = {}
         async with trio.open_nursery() as starting:
             for chain in wanted:
-                starting.start_soon(_start_chain, nursery, registry, chain, running, errors)
+                starting.start_soon(_start_chain, nursery, registry, chain, lifeline, running, errors)
         if errors:
             failure = DevnetUnavailable(
                 "; ".join(f"{slug}: {reason}" for slug, reason in sorted(errors.items()))
@@ -173,21 +180,26 @@ async def _start_chain(
     nursery: trio.Nursery,
     registry: Registry,
     chain: Chain,
+    lifeline: Lifeline,
     running: dict[str, DevnetChain],
     errors: dict[str, str],
 ) -> None:
     try:
-        running[chain.slug] = await nursery.start(_run_chain, registry, chain)
+        running[chain.slug] = await nursery.start(_run_chain, registry, chain, lifeline)
     except START_ERRORS as exc:
         errors[chain.slug] = str(exc)
 
 
 async def _run_chain(
-    registry: Registry, chain: Chain, *, task_status: trio.TaskStatus[DevnetChain] = trio.TASK_STATUS_IGNORED
+    registry: Registry,
+    chain: Chain,
+    lifeline: Lifeline,
+    *,
+    task_status: trio.TaskStatus[DevnetChain] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     world = partial(world_from_registry, registry, chain.slug)
     directory = default_cache_dir()
     cache = StateCache(directory) if directory is not None else None
-    async with open_devnet_chain(chain.chain_id or 0, world, state_cache=cache) as running:
+    async with open_devnet_chain(chain.chain_id or 0, world, state_cache=cache, lifeline=lifeline) as running:
         task_status.started(running)
         await trio.sleep_forever()

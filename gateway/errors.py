@@ -13,6 +13,7 @@ from engine.planner import PlanError, RouteExpired
 from engine.simulate import SimulateInvalid
 from gateway.usecases.errors import (
     EngineFailed,
+    Forbidden,
     Invalid,
     NotFound,
     NotRunning,
@@ -44,6 +45,12 @@ class ErrorBody(BaseModel):
     issues: list[Issue] = []
 
 
+# Issues one envelope lists: enough to mend a request field by field. A body with a hundred thousand wrong
+# values gets the first ones and a count of the others, not an answer many times its own size that the
+# event loop would spend its time writing.
+MAX_ISSUES = 50
+
+
 class ApiError(Exception):
     """Raised anywhere below a handler; the app turns it into the envelope with its status."""
 
@@ -54,20 +61,32 @@ class ApiError(Exception):
         message: str,
         issues: Iterable[tuple[str, str]] = (),
         headers: dict[str, str] | None = None,
+        *,
+        more: int = 0,
     ) -> None:
+        """`more` counts issues found beyond `issues` (not given, to save making them)."""
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
-        self.issues = [Issue(field=f, message=m) for f, m in issues]
+        self.issues = _listed(list(issues), more)
         self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         return ErrorBody(error=self.code, friendly_message=self.message, issues=self.issues).model_dump()
 
 
-def invalid_request(message: str, issues: Iterable[tuple[str, str]] = ()) -> ApiError:
-    return ApiError(400, "invalid_request", message, issues)
+def _listed(issues: list[tuple[str, str]], more: int) -> list[Issue]:
+    """At most MAX_ISSUES issues: the first ones, and the last standing for the rest when there are more."""
+    if len(issues) + more <= MAX_ISSUES:
+        return [Issue(field=f, message=m) for f, m in issues]
+    shown = [Issue(field=f, message=m) for f, m in issues[: MAX_ISSUES - 1]]
+    rest = len(issues) + more - len(shown)
+    return [*shown, Issue(field="body", message=f"{rest} more issues are not listed")]
+
+
+def invalid_request(message: str, issues: Iterable[tuple[str, str]] = (), *, more: int = 0) -> ApiError:
+    return ApiError(400, "invalid_request", message, issues, more=more)
 
 
 def field_path(loc: Sequence[int | str]) -> str:
@@ -84,12 +103,15 @@ def field_path(loc: Sequence[int | str]) -> str:
 def from_validation(exc: ValidationError, prefix: Sequence[int | str] = ()) -> ApiError:
     """A pydantic ValidationError as 400 invalid_request, one issue per failing field."""
     issues = []
-    for err in exc.errors(include_url=False):
+    # Neither the failing input nor the context is read: leaving them out halves the cost of the list.
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    for err in errors[:MAX_ISSUES]:
         # Union members and custom validators add their own names to loc; keep the field names only.
         loc = [p for p in err["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-")))]
         message = err["msg"].removeprefix("Value error, ")
         issues.append((field_path([*prefix, *loc]), message))
-    return invalid_request("The request did not pass validation; see issues.", issues)
+    more = len(errors) - len(issues)
+    return invalid_request("The request did not pass validation; see issues.", issues, more=more)
 
 
 # HTTP errors raised by the framework itself (unknown route, wrong method, oversized body).
@@ -138,6 +160,7 @@ def _not_found(exc: BaseException) -> ApiError:
 ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException], ApiError]]] = [
     ((Invalid,), _refused(400, "invalid_request")),
     ((NotFound,), _not_found),
+    ((Forbidden,), _refused(403, "scope_forbidden")),
     ((Unwatchable,), _refused(422, "unwatchable")),
     ((QuotaExceeded,), _refused(429, "agent_quota_exceeded")),
     ((NotRunning,), _refused(503, "service_not_configured")),

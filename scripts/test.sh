@@ -13,6 +13,13 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 if ! node -e 'const p = require("./package.json");
   for (const name of Object.keys(p.devDependencies)) require.resolve(name + "/package.json");' 2>/dev/null; then
   npm install --no-audit --no-fund --silent >/dev/null
+  # The lock carries every platform's packages (tests/docs/test_package_lock.py), so the install leaves it
+  # as committed; in CI a rewritten lock fails here, where a newcomer's clone would have been left dirty.
+  if [ "${CI:-}" = "true" ] && ! git diff --quiet -- package-lock.json; then
+    echo "npm install rewrote package-lock.json:" >&2
+    git diff --stat -- package-lock.json >&2
+    exit 1
+  fi
 fi
 
 # Headless Chromium for the dashboard test (Debian's packages; Playwright drives /usr/bin/chromium and

@@ -19,7 +19,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
 from gateway import jsonio
-from gateway.errors import ApiError, ErrorBody, Issue
+from gateway.bodies import TOO_MANY_VALUES, parse_body, within_value_limit
+from gateway.errors import ApiError, ErrorBody, Issue, invalid_request
 from gateway.mcp.calls import error_result, request_headers, rest_request, tool_result
 from gateway.mcp.inprocess import call_asgi, request_scope
 from gateway.mcp.tools import ToolSpec, tool_specs
@@ -100,12 +101,17 @@ class McpEndpoint:
             await _refuse(send_versioned, 413, "payload_too_large", message)
             return
         try:
-            arguments = _raw_arguments(body)
+            arguments = await parse_body(body, _raw_arguments)
         except jsonio.JsonRejected as exc:
             # Well-formed JSON carrying values no route reads (NaN, Infinity, 1e999999999, a lone
             # surrogate): refused here in the contract's envelope, before the SDK turns them into floats.
             message = "The request holds values the service does not read; see issues."
-            await _refuse(send_versioned, 400, "invalid_request", message, issues=exc.issues)
+            refused = invalid_request(message, exc.issues)  # at most MAX_ISSUES of them
+            listed = [(issue.field, issue.message) for issue in refused.issues]
+            await _refuse(send_versioned, 400, refused.code, refused.message, issues=listed)
+            return
+        if arguments is None:
+            await _refuse(send_versioned, 400, "invalid_request", TOO_MANY_VALUES)
             return
         scope = {**scope, ARGUMENTS_SCOPE_KEY: arguments}
         await self.manager.handle_request(scope, _replay(body, receive), send_versioned)
@@ -149,16 +155,19 @@ def _id_key(request_id: Any) -> str:
     return jsonio.dumps(request_id)
 
 
-def _raw_arguments(body: bytes) -> dict[str, Any]:
+def _raw_arguments(body: bytes) -> dict[str, Any] | None:
     """The arguments of every tools/call message in a JSON-RPC body (one message or a batch), parsed with
     exact decimals and keyed by id. A body that is not JSON is left for the SDK to refuse; one that is JSON
-    but holds values the service does not read raises JsonRejected."""
+    but holds values the service does not read raises JsonRejected; None for one holding more than
+    MAX_BODY_VALUES values, which is refused before the SDK spends its time on it."""
     try:
         parsed = jsonio.loads(body) if body else None
     except jsonio.JsonRejected:
         raise
     except ValueError:
         return {}
+    if not within_value_limit(parsed):
+        return None
     messages = parsed if isinstance(parsed, list) else [parsed]
     found: dict[str, Any] = {}
     for message in messages:

@@ -1,4 +1,5 @@
-"""One accepted connection as hypercorn's per-connection server sees it, with two guarantees added.
+"""One accepted connection as hypercorn's per-connection server sees it, with two guarantees added, after
+the bytes already read from it (to see its request line) are handed over first.
 
 1. Every answer carries the contract's envelope. hypercorn answers a request its HTTP/1.1 parser refuses
    (a NUL in a header, a bad Content-Length, a head over h11's 64 KiB: 400 or 431) itself, with an empty
@@ -56,11 +57,13 @@ def enveloped(data: bytes) -> bytes:
 
 
 class ServedStream(trio.abc.HalfCloseableStream):
-    """A trio.SocketStream for hypercorn's per-connection server, with the two guarantees above."""
+    """A trio.SocketStream for hypercorn's per-connection server, with the two guarantees above; `unread`
+    is received before anything from the socket."""
 
-    def __init__(self, inner: trio.SocketStream) -> None:
+    def __init__(self, inner: trio.SocketStream, unread: bytes = b"") -> None:
         self.inner = inner
         self.socket = inner.socket  # hypercorn reads the peer and local addresses from it
+        self.unread = unread
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.inner.send_all(enveloped(bytes(data)))
@@ -69,6 +72,11 @@ class ServedStream(trio.abc.HalfCloseableStream):
         await self.inner.wait_send_all_might_not_block()
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        if self.unread:
+            await trio.lowlevel.checkpoint()  # a receive is a checkpoint, as trio's streams promise
+            size = len(self.unread) if max_bytes is None else max_bytes
+            data, self.unread = self.unread[:size], self.unread[size:]
+            return data
         return await self.inner.receive_some(max_bytes)
 
     async def send_eof(self) -> None:

@@ -10,15 +10,17 @@ write per subscriber from one loop (docs/performance.md, streams). At 5,000 subs
 that is the difference between about a second and under 100 ms from a trigger to the last subscriber.
 
 How: the listening sockets are hypercorn's own (`config.create_sockets()`, same binds and backlog), and
-connections are accepted as hypercorn accepts them (trio.serve_listeners). Each is peeked at (MSG_PEEK:
-nothing is consumed) until its request line is known. A stream request's socket is detached from trio's
-stream, the request parsed with h11 and answered by calling the application with the extension in its
-scope; the connection closes when that response ends (`Connection: close`). Anything else is handed,
-untouched, to hypercorn's per-connection server, so every other request (and a stream request on a
-reused keep-alive connection, which then takes the ASGI path) is served exactly as by
-`hypercorn.trio.serve`. Lifespan and graceful shutdown follow hypercorn's: stop accepting, let in-flight
-requests finish within `config.graceful_timeout`, then cancel; live streams end at once (their clients
-reconnect with Last-Event-ID). TLS, QUIC, `server_names` and `max_requests` are left to
+connections are accepted as hypercorn accepts them (trio.serve_listeners). Each connection's first bytes
+are read until its request line is known, every read waiting for data under one deadline (the keep-alive
+timeout: a client that sends part of a line and stops is closed then, and costs nothing until then); the
+bytes read are handed on to whichever server takes the connection, before anything else from the socket.
+A stream request's socket is detached from trio's stream, the request parsed with h11 and answered by
+calling the application with the extension in its scope; the connection closes when that response ends
+(`Connection: close`). Anything else is handed to hypercorn's per-connection server, so every other
+request (and a stream request on a reused keep-alive connection, which then takes the ASGI path) is served
+exactly as by `hypercorn.trio.serve`. Lifespan and graceful shutdown follow hypercorn's: stop accepting,
+let in-flight requests finish within `config.graceful_timeout`, then cancel; live streams end at once
+(their clients reconnect with Last-Event-ID). TLS, QUIC, `server_names` and `max_requests` are left to
 `hypercorn.trio.serve` unchanged (the whole server is then hypercorn's).
 
 `serve_http` takes the same arguments as `hypercorn.trio.serve`.
@@ -48,10 +50,8 @@ from gateway.streams.endpoint import DIRECT_EXTENSION, STREAM_PATH
 
 log = logging.getLogger("intentgate.http")
 
-# Bytes looked at (not consumed) to read a request line; longer lines are never ours (our paths are short).
-PEEK_BYTES = 1024
-# Seconds between two looks at a request line that has not fully arrived yet.
-PEEK_RETRY_S = 0.005
+# Bytes read to see a request line; longer lines are never ours (our paths are short).
+LINE_BYTES = 1024
 # Bytes read at a time from a direct connection (its request head, then anything it sends after).
 RECEIVE_BYTES = 65536
 
@@ -128,40 +128,42 @@ class _Server:
             lifespan_nursery.cancel_scope.cancel()
 
     async def _connection(self, stream: trio.SocketStream) -> None:
-        """One accepted connection (trio.serve_listeners closes `stream` after): peeked at, then served
-        directly (its socket detached from trio's stream) or by hypercorn."""
+        """One accepted connection (trio.serve_listeners closes `stream` after): its request line read, then
+        served directly (its socket detached from trio's stream) or by hypercorn."""
         try:
-            direct = await self._first_request_is_direct(stream.socket)
+            direct, head = await self._first_request_is_direct(stream.socket)
         except OSError:
             return
         if direct:
-            await self._serve_direct(socket.socket(fileno=stream.socket.detach()))
+            await self._serve_direct(socket.socket(fileno=stream.socket.detach()), head)
         elif direct is not None:
             state = ConnectionState(self.lifespan_state.copy())
+            served = ServedStream(stream, unread=head)
             # hypercorn's own serve hands plain SocketStreams to TCPServer too (its annotation names only
             # the TLS stream).
-            await TCPServer(self.wrapped, self.config, self.context, state, ServedStream(stream))  # type: ignore[arg-type]
+            await TCPServer(self.wrapped, self.config, self.context, state, served)  # type: ignore[arg-type]
 
-    async def _first_request_is_direct(self, sock: trio.socket.SocketType) -> bool | None:
-        """True or False once the request line shows whether it is ours; None when the client closed or
-        sent nothing within the keep-alive timeout."""
+    async def _first_request_is_direct(self, sock: trio.socket.SocketType) -> tuple[bool | None, bytes]:
+        """Whether the request line shows the request is ours (None when the client closed, or did not
+        complete enough of the line within the keep-alive timeout), and the bytes read to see it."""
+        head = b""
         with trio.move_on_after(self.config.keep_alive_timeout):
             while True:
-                head = await sock.recv(PEEK_BYTES, socket.MSG_PEEK)
-                if not head:
-                    return None
+                data = await sock.recv(LINE_BYTES - len(head))
+                if not data:
+                    return None, head
+                head += data
                 verdict = self._verdict(head)
                 if verdict is not None:
-                    return verdict
-                await trio.sleep(PEEK_RETRY_S)
-        return None
+                    return verdict, head
+        return None, head
 
     def _verdict(self, head: bytes) -> bool | None:
         """Whether the request line in `head` is `GET <direct path>[?query] HTTP/1.1`; None while the line
         is incomplete and could still be."""
         end = head.find(b"\n")
         if end < 0:
-            if len(head) < PEEK_BYTES and any(_may_become(head, target) for target in self.targets):
+            if len(head) < LINE_BYTES and any(_may_become(head, target) for target in self.targets):
                 return None
             return False
         parts = head[:end].rstrip(b"\r").split(b" ")
@@ -170,12 +172,12 @@ class _Server:
         target = b" ".join(parts[:2])
         return any(target == t or target.startswith(t + b"?") for t in self.targets)
 
-    async def _serve_direct(self, conn: socket.socket) -> None:
+    async def _serve_direct(self, conn: socket.socket, head: bytes) -> None:
         conn.setblocking(False)
         with trio.CancelScope() as cancel_scope:
             self.streams.add(cancel_scope)
             try:
-                await _DirectExchange(self, conn).run()
+                await _DirectExchange(self, conn, head).run()
             finally:
                 self.streams.discard(cancel_scope)
                 _close(conn)
@@ -200,12 +202,14 @@ def _may_become(partial: bytes, target: bytes) -> bool:
 
 
 class _DirectExchange:
-    """One request on a direct connection, answered by the application; the connection closes after it."""
+    """One request on a direct connection, answered by the application; the connection closes after it.
+    `head` is what was read from the connection already."""
 
-    def __init__(self, server: _Server, conn: socket.socket) -> None:
+    def __init__(self, server: _Server, conn: socket.socket, head: bytes) -> None:
         self.server = server
         self.conn = conn
         self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=server.config.h11_max_incomplete_size)
+        self.h11.receive_data(head)
         self.started = False
         self.gone = False
         self._request_taken = False

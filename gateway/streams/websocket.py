@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 # Seconds a browser has to send its key frame after the handshake.
 AUTH_DEADLINE_S = 10.0
+# The first frame holds a key and an event id (about 120 bytes). A longer one is refused unread: frames may be
+# as long as hypercorn's message limit (16 MiB), and parsing one would hold the event loop for seconds.
+AUTH_FRAME_CHARS = 4096
 # RFC 6455 section 7.4.1: 1008 policy violation, 1011 server error; IANA registry: 1013 try again later.
 CLOSE_POLICY, CLOSE_SERVER_ERROR, CLOSE_TRY_LATER = 1008, 1011, 1013
 LIVE_FRAME = jsonio.dumps({"stream": "live"})
@@ -44,7 +47,7 @@ async def _first_frame() -> tuple[str | None, str | None]:
     try:
         with trio.fail_after(AUTH_DEADLINE_S):
             raw = await websocket.receive()
-        data = jsonio.loads(raw)
+        data = jsonio.loads(raw) if len(raw) <= AUTH_FRAME_CHARS else None
     except (trio.TooSlowError, ValueError):
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("authorization"), str):

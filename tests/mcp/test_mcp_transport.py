@@ -15,6 +15,7 @@ from quart_trio import QuartTrio
 
 from engine.limits import RATE_TIERS
 from gateway import jsonio
+from gateway.bodies import MAX_BODY_VALUES, TOO_MANY_VALUES
 from gateway.config import Settings
 from gateway.ratelimit import MemoryRateLimiter
 from gateway.services import Services
@@ -114,6 +115,18 @@ async def test_a_body_over_the_limit_is_413_before_the_sdk_reads_it(app: Running
     response = await _rpc(app, big, key)
     assert response.status_code == 413
     assert response.json()["error"]["data"]["error"] == "payload_too_large"
+
+
+async def test_a_body_of_more_values_than_any_request_is_400_before_the_sdk_reads_it(app: Running) -> None:
+    wallets = [{"address": EVM, "chain": "base"}]
+    plan = _call("plan", {"intents": list(range(2 * MAX_BODY_VALUES)), "wallets": wallets})
+    response = await _rpc(app, plan, app.dev_key)
+    assert response.status_code == 400
+    assert response.json()["error"]["data"] == {
+        "error": "invalid_request",
+        "friendly_message": TOO_MANY_VALUES,
+        "issues": [],
+    }
 
 
 ARGUMENT_ERRORS: list[tuple[str, dict[str, Any], list[str]]] = [

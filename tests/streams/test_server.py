@@ -13,6 +13,7 @@ from typing import Any
 
 import h11
 import httpx
+import pytest
 import trio
 import trio.testing
 from hypercorn.config import Config
@@ -153,6 +154,42 @@ async def test_a_request_line_arriving_in_pieces_is_still_recognised() -> None:
             response = await raw.next_event()
             assert response.status_code == 200 and (b"connection", b"close") in response.headers
             await raw.stream.aclose()
+
+
+class StepCounter(trio.abc.Instrument):
+    """Counts task steps: a task that polls wakes on every poll."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        self.steps += 1
+
+
+async def test_a_half_sent_stream_request_is_closed_at_its_deadline_without_polling(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    app = App()
+    async with running(app) as (base, _):
+        raw = await Raw.open(base)
+        await raw.stream.send_all(b"GET " + STREAM_PATH.encode()[:5])  # could still become a stream request
+        await trio.testing.wait_all_tasks_blocked()  # the server waits for the rest of the line
+        counter = StepCounter()
+        trio.lowlevel.add_instrument(counter)
+        sent_at = trio.current_time()
+        try:
+            answer = await raw.stream.receive_some(65536)
+        except trio.BrokenResourceError:  # closed with a reset: as good a close
+            answer = b""
+        closed_after = trio.current_time() - sent_at
+        trio.lowlevel.remove_instrument(counter)
+        assert answer == b""  # closed, unanswered
+        # hypercorn's keep-alive timeout (5 s) is the deadline; in virtual time the close comes exactly then
+        assert closed_after == pytest.approx(Config().keep_alive_timeout, abs=0.01)
+        # Waiting out the deadline takes a handful of steps (this task, the server's connection task, the
+        # clock); a poll every few milliseconds would take about a thousand.
+        assert counter.steps < 20, counter.steps
+        await raw.stream.aclose()
 
 
 async def test_a_malformed_stream_request_is_answered_400_and_closed() -> None:

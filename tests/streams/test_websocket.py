@@ -11,6 +11,7 @@ from trio_websocket import open_websocket_url
 from wsproto.events import CloseConnection, TextMessage
 
 from gateway.config import Settings
+from gateway.streams.websocket import AUTH_FRAME_CHARS
 from tests.gateway.test_agents_support import TYPED_BODIES, created, serving
 from tests.gateway.test_envelope import make_key
 from tests.streams.support import RawSocket, sse
@@ -73,6 +74,23 @@ async def test_a_bad_first_frame_gets_the_envelope_and_close_1008(settings: Sett
         assert isinstance(message, TextMessage) and isinstance(closed, CloseConnection)
         envelope = json.loads(message.data)
         assert envelope["error"] == "invalid_key" and set(envelope) == {"error", "friendly_message", "issues"}
+        assert closed.code == 1008
+
+
+async def test_a_first_frame_longer_than_a_key_frame_is_refused_unread(settings: Settings) -> None:
+    async with serving(settings) as (svc, client):
+        # A valid key: only the frame's length refuses it (a long frame is never parsed on the event loop).
+        first = {"authorization": f"Bearer {key_of(client)}", "padding": "x" * AUTH_FRAME_CHARS}
+        with trio.fail_after(15):
+            ws = await RawSocket.open(svc.api, "/stream")
+            try:
+                await ws.send_text(json.dumps(first))
+                message = await ws.next()
+                closed = await ws.next()
+            finally:
+                await ws.aclose()
+        assert isinstance(message, TextMessage) and isinstance(closed, CloseConnection)
+        assert json.loads(message.data)["error"] == "invalid_key"
         assert closed.code == 1008
 
 
