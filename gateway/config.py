@@ -48,8 +48,11 @@ class Settings(BaseModel):
     graceful_timeout_s: float = Field(10.0, ge=0)
     # A key's lookup is cached this long; a revocation takes effect within it.
     auth_cache_s: float = Field(5.0, ge=0)
-    # Credits a new development tenant receives on first start.
-    dev_tenant_credits: int = Field(1000, ge=0)
+    # The development tenant created on the first start of an empty store: its rate tier (one of the
+    # contract's) and its credits. A developer's curl exploration and the dashboard's refreshes stay far
+    # inside both: 600 requests a minute, and 1,000,000 credits are 200,000 metered calls.
+    dev_tenant_tier: Literal["beta", "standard", "high"] = "high"
+    dev_tenant_credits: int = Field(1_000_000, ge=0)
     db_pool_size: int = Field(10, ge=1, le=200)
     # Chain access: JSON-RPC endpoints per chain slug.
     rpc_urls: dict[str, str] = Field(default_factory=dict)

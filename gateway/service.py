@@ -76,13 +76,13 @@ def open_database(settings: Settings) -> Database:
     return Database(sqlalchemy_url(settings.database_url, settings.data_dir), pool_size=settings.db_pool_size)
 
 
-def bootstrap_dev_tenant(db: Database, credits: int) -> str | None:
+def bootstrap_dev_tenant(db: Database, credits: int, tier: str = "high") -> str | None:
     """On an empty store, create the development tenant; returns its key (to print once) or None."""
 
     def create(conn: sa.Connection) -> str | None:
         if accounts.count_tenants(conn):
             return None
-        tenant = accounts.ensure_tenant(conn, DEV_TENANT, "beta")
+        tenant = accounts.ensure_tenant(conn, DEV_TENANT, tier)
         key, _ = accounts.create_key(conn, tenant, DEV_SCOPES)
         if credits:
             accounts.grant_credits(conn, tenant.id, credits, "development tenant")
@@ -98,7 +98,7 @@ def prepare(settings: Settings, *, say: Callable[[str], None] = print) -> Servic
     """Open storage, apply migrations, create the development tenant on first start."""
     db = open_database(settings)
     db.upgrade()
-    key = bootstrap_dev_tenant(db, settings.dev_tenant_credits)
+    key = bootstrap_dev_tenant(db, settings.dev_tenant_credits, settings.dev_tenant_tier)
     if key:
         say(f"Created development tenant '{DEV_TENANT}'. Its API key, shown once: {key}")
     return build_services(settings, db)

@@ -14,6 +14,7 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.script import ScriptDirectory
 
+from gateway.config import Settings
 from storage import Database, sqlalchemy_url
 from storage.database import MIGRATIONS_DIR
 
@@ -154,7 +155,7 @@ def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Pa
         key = key_line.strip().rsplit(" ", 1)[1]
         base = next(line for line in lines if "serving on" in line).split("serving on ")[1].split(" ")[0]
         response = httpx.get(f"{base}/v1beta/usage", headers={"Authorization": f"Bearer {key}"})
-        assert response.status_code == 200 and response.json()["balance"] == 1000
+        assert response.status_code == 200 and response.json()["balance"] == Settings().dev_tenant_credits
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
