@@ -6,8 +6,10 @@ the background workers."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
+import socket
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -104,9 +106,41 @@ def prepare(settings: Settings, *, say: Callable[[str], None] = print) -> Servic
     return build_services(settings, db)
 
 
-def hypercorn_config(settings: Settings) -> HypercornConfig:
+class PortUnavailable(Exception):
+    """The HTTP address cannot be listened on; the message says which and what to do."""
+
+
+def bind_listener(settings: Settings) -> socket.socket:
+    """Bind the HTTP address now, as hypercorn would, so a busy port is refused before anything is created
+    (the store, the development tenant, a devnet); serve() listens on this socket.
+
+    Raises PortUnavailable.
+    """
+    host, port = settings.host, settings.port
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"{where} is already in use (another intentgate serve?): stop it, or choose another "
+                "port with --port (0 takes a free one)"
+            ) from None
+        raise PortUnavailable(f"cannot listen on {where}: {exc.strerror or exc}; check --host") from None
+    return sock
+
+
+def hypercorn_config(settings: Settings, listener: socket.socket | None = None) -> HypercornConfig:
+    """Hypercorn's settings; with `listener` (bound by bind_listener) it serves on that socket."""
     config = HypercornConfig()
-    config.bind = [f"{settings.host}:{settings.port}"]
+    # hypercorn takes the socket over by its descriptor: detach ours so one object owns it.
+    bind = f"fd://{listener.detach()}" if listener is not None else f"{settings.host}:{settings.port}"
+    config.bind = [bind]
     config.graceful_timeout = settings.graceful_timeout_s
     config.accesslog = None
     config.errorlog = logging.getLogger("intentgate.hypercorn")
@@ -161,7 +195,7 @@ async def serve(
                 try:
                     await serve_http(
                         McpDispatcher(app, mcp),
-                        hypercorn_config(settings),
+                        hypercorn_config(settings, services.listener),
                         shutdown_trigger=shutdown.wait,
                         task_status=task_status,
                     )
