@@ -56,6 +56,9 @@ class Settings(BaseModel):
     db_pool_size: int = Field(10, ge=1, le=200)
     # Chain access: JSON-RPC endpoints per chain slug.
     rpc_urls: dict[str, str] = Field(default_factory=dict)
+    # Where rpc_urls (or across_api_url) names none, plan against the chain's public endpoint from the
+    # registry (and Across's public API): keyless and rate limited, a start, not a production setup.
+    public_upstreams: bool = True
     rpc_timeout_s: float = Field(10.0, gt=0)
     # Market data and yields (CoinGecko- and DefiLlama-compatible HTTP APIs); unset: not used.
     price_api_url: str | None = None
@@ -107,6 +110,9 @@ class Settings(BaseModel):
     # Fixed host -> comma-separated addresses for webhook delivery (devnet receivers); the send-time
     # address check still applies.
     webhook_static_hosts: dict[str, str] = Field(default_factory=dict)
+    # Receivers on this machine (a loopback address or localhost) over http, or https with the certificate
+    # unverified: for the devnet, which turns it on; never in production.
+    webhook_local_receivers: bool = False
     # Streams: seconds between heartbeats on an idle event stream, and events a stream may have
     # queued before it counts as lagging (it then catches up from storage).
     stream_heartbeat_s: float = Field(15.0, gt=0)
