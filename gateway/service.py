@@ -17,6 +17,8 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from quart_trio import QuartTrio
 
+from engine.registry import load_registry
+from gateway import upstreams
 from gateway.config import Settings
 from gateway.mcp import McpDispatcher, McpEndpoint
 from gateway.remedy_builder import RemedyBuilder
@@ -164,6 +166,8 @@ async def serve(
     """
     async with open_runtime(services, layers), trio.open_nursery() as root:
         settings = services.settings
+        for line in upstreams.describe(settings, load_registry()):
+            say(line)
         streams = services.streams
         builder: RemedyBuilder | None = None
         if settings.role in ("all", "workers") and services.planning is not None:
