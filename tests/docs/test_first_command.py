@@ -21,6 +21,7 @@ import pytest
 import trio
 
 from devnet.anvil import AnvilNotFound, find_anvil
+from tests.support.output import read_until
 
 pytestmark = pytest.mark.anvil
 
@@ -37,14 +38,6 @@ def first_command() -> str:
     assert block is not None
     lines = [line.split(" #")[0].strip() for line in block.group(1).splitlines()]
     return next(line for line in lines if line and not line.startswith("#"))
-
-
-async def read_until(stream: trio.abc.ReceiveStream, buffer: bytearray, marker: bytes) -> None:
-    while marker not in buffer:
-        chunk = await stream.receive_some(65536)
-        if not chunk:
-            raise AssertionError(f"output ended before {marker!r}: {buffer.decode(errors='replace')}")
-        buffer += chunk
 
 
 async def test_the_readme_first_command_on_a_fresh_clone_runs_the_main_job(tmp_path: Path) -> None:
