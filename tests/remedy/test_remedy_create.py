@@ -131,7 +131,11 @@ async def test_event_plan_says_when_the_agent_has_no_remedy_and_503_when_nothing
         events = {e["agent"]["id"]: e["id"] for e in (await client.get("/agent-events")).json()["events"]}
         without = await client.get(f"/events/{events[plain['id']]}/plan")
         unplanned = await client.get(f"/events/{events[armed['id']]}/plan")
+        usage = (await client.get("/usage")).json()
     assert without.status_code == 200, without.text
+    # A plan that cannot be built costs nothing: both calls' credits came back.
+    assert usage["balance"] == 20
+    assert [row["kind"] for row in usage["recent"][:4]] == ["refund", "spend", "refund", "spend"]
     assert without.json()["status"] == "not_buildable" and without.json()["remedy"] is None
     assert without.json()["reason"] == "the agent carries no remedy"
     # This service runs without chain clients: it says so instead of inventing a plan.
