@@ -50,6 +50,22 @@ HUB_CHAIN = "ethereum"
 START_ERRORS = (AnvilNotFound, AnvilFailed, TransactionFailed, RpcError, RpcUnavailable, OSError)
 
 
+# The devnet is a demo that fires within seconds: "create an agent, move the price, see the event" on the
+# pull rail, the streams and a receiver on this machine. Each is taken unless the operator set it.
+DEMO_DEFAULTS: dict[str, Any] = {
+    "watch_market_interval_s": 2.0,  # price, yield, health and gas checks (production: 5 minutes)
+    "watch_portfolio_interval_s": 10.0,  # portfolio moves (production: hourly)
+    "watch_poll_s": 1.0,  # how often due agents are looked for
+    "delivery_tick_s": 1.0,  # webhook delivery (production: 2 minutes)
+    "webhook_local_receivers": True,  # a receiver on 127.0.0.1 or localhost, http or https
+}
+
+
+def demo_defaults(settings: Settings) -> dict[str, Any]:
+    """The DEMO_DEFAULTS the operator did not set (in a file, the environment or a flag)."""
+    return {name: value for name, value in DEMO_DEFAULTS.items() if name not in settings.model_fields_set}
+
+
 class DevnetUnavailable(RuntimeError):
     """The devnet could not start (anvil missing or failing, a stand-in not installed)."""
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import trio
 from quart_trio import QuartTrio
 
-from devnet.mode import open_devnet
+from devnet.mode import demo_defaults, open_devnet
 from gateway.service import serve
 from gateway.services import Services
 
@@ -38,7 +38,7 @@ async def serve_devnet(
     async with open_devnet(settings) as devnet:
         for line in devnet.describe():
             say(line)
-        services.settings = settings.model_copy(update=devnet.overrides())
+        services.settings = settings.model_copy(update=demo_defaults(settings) | devnet.overrides())
         try:
             await serve(
                 services, app, shutdown=shutdown, say=say, layers=devnet.layers(), task_status=task_status

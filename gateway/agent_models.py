@@ -6,13 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema, create_model, field_validator
 
 from engine.agents import (
     Compiled,
     HealthAgentCreate,
     Kind,
     NeedsClarification,
+    PlainAgentCreate,
     PortfolioAgentCreate,
     PriceAgentCreate,
     ScheduleAgentCreate,
@@ -20,6 +21,8 @@ from engine.agents import (
     YieldAgentCreate,
     kinds_for_filter,
 )
+from engine.agents.remedy import MAX_REMEDY_INTENTS
+from engine.intents import Intent
 from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from gateway.remedy_models import RemedyOut
 from storage.agents import Agent
@@ -38,6 +41,37 @@ class AgentCreateBody(RootModel[dict[str, Any]]):
     """POST /agents body: EITHER plain English `{request (3 to 500 chars), wallets (1 to 10)}` OR typed
     `{kind, wallets, ...typed fields}` (kinds price, yield, health, aave-health, spark-health, portfolio,
     schedule). Both or neither is 400."""
+
+
+def with_remedy(form: type[BaseModel]) -> type[BaseModel]:
+    """`form` (a POST /agents body form) as the OpenAPI document states it: with the optional typed `remedy`
+    the create path takes beside the form's own fields (gateway.usecases.remedy.take_remedy), so a
+    validating client accepts a body that carries one. The schema keeps the form's name."""
+    remedy: tuple[Any, Any] = (
+        list[Intent] | None,
+        Field(
+            None,
+            min_length=1,
+            max_length=MAX_REMEDY_INTENTS,
+            description="Intents to plan, unsigned, when the agent fires (docs/remedy.md).",
+        ),
+    )
+    model: type[BaseModel] = create_model(form.__name__, __base__=form, __module__=__name__, remedy=remedy)
+    return model
+
+
+# POST /agents body forms as documented: the plain-English one and each typed kind, each with `remedy`.
+AGENT_CREATE_FORMS: tuple[type[BaseModel], ...] = tuple(
+    with_remedy(form)
+    for form in (
+        PlainAgentCreate,
+        PriceAgentCreate,
+        YieldAgentCreate,
+        HealthAgentCreate,
+        PortfolioAgentCreate,
+        ScheduleAgentCreate,
+    )
+)
 
 
 class AgentPatchBody(RootModel[dict[str, Any]]):

@@ -127,10 +127,24 @@ def cmd_db_upgrade(settings: Settings) -> int:
 def cmd_serve(settings: Settings) -> int:
     from gateway.app import create_app
     from gateway.logs import configure_logging
-    from gateway.service import prepare, serve, settle_heap, tune_gc_for_serving
+    from gateway.service import (
+        PortUnavailable,
+        bind_listener,
+        prepare,
+        serve,
+        settle_heap,
+        tune_gc_for_serving,
+    )
 
+    listener = None
+    if settings.role in ("all", "api"):
+        try:
+            listener = bind_listener(settings)
+        except PortUnavailable as exc:
+            raise CliError(str(exc)) from None
     configure_logging(settings.log_format, settings.log_level)
     services = prepare(settings)
+    services.listener = listener
     app = create_app(services)
     run: Callable[..., Awaitable[None]] = serve
     if settings.devnet:

@@ -48,11 +48,17 @@ class Settings(BaseModel):
     graceful_timeout_s: float = Field(10.0, ge=0)
     # A key's lookup is cached this long; a revocation takes effect within it.
     auth_cache_s: float = Field(5.0, ge=0)
-    # Credits a new development tenant receives on first start.
-    dev_tenant_credits: int = Field(1000, ge=0)
+    # The development tenant created on the first start of an empty store: its rate tier (one of the
+    # contract's) and its credits. A developer's curl exploration and the dashboard's refreshes stay far
+    # inside both: 600 requests a minute, and 1,000,000 credits are 200,000 metered calls.
+    dev_tenant_tier: Literal["beta", "standard", "high"] = "high"
+    dev_tenant_credits: int = Field(1_000_000, ge=0)
     db_pool_size: int = Field(10, ge=1, le=200)
     # Chain access: JSON-RPC endpoints per chain slug.
     rpc_urls: dict[str, str] = Field(default_factory=dict)
+    # Where rpc_urls (or across_api_url) names none, plan against the chain's public endpoint from the
+    # registry (and Across's public API): keyless and rate limited, a start, not a production setup.
+    public_upstreams: bool = True
     rpc_timeout_s: float = Field(10.0, gt=0)
     # Market data and yields (CoinGecko- and DefiLlama-compatible HTTP APIs); unset: not used.
     price_api_url: str | None = None
@@ -104,6 +110,9 @@ class Settings(BaseModel):
     # Fixed host -> comma-separated addresses for webhook delivery (devnet receivers); the send-time
     # address check still applies.
     webhook_static_hosts: dict[str, str] = Field(default_factory=dict)
+    # Receivers on this machine (a loopback address or localhost) over http, or https with the certificate
+    # unverified: for the devnet, which turns it on; never in production.
+    webhook_local_receivers: bool = False
     # Streams: seconds between heartbeats on an idle event stream, and events a stream may have
     # queued before it counts as lagging (it then catches up from storage).
     stream_heartbeat_s: float = Field(15.0, gt=0)

@@ -31,6 +31,15 @@ log = logging.getLogger("intentgate.policy")
 class Reply:
     model: BaseModel | dict[str, Any]
     status: int = 200
+    # False: an answer that costs nothing although it is delivered (a remedy that cannot be built now):
+    # its reserved credits are refunded as an undelivered call's are.
+    charged: bool = True
+
+
+def _charged(answer: BaseModel | Reply | Response, response: Response) -> bool:
+    """Whether a metered call's answer keeps its credits: a delivered answer (below 400) that does not
+    waive them."""
+    return response.status_code < 400 and not (isinstance(answer, Reply) and not answer.charged)
 
 
 @dataclass
@@ -153,12 +162,13 @@ async def _metered(call: Call, handler: Handler, cost: int, name: str) -> Respon
     hold = await reserve(call.services, call.principal.tenant_id, cost, name)
     call.hold = hold
     try:
-        response = to_response(await handler(call))
+        answer = await handler(call)
+        response = to_response(answer)
     except BaseException:
         await hold.settle(delivered=False)
         raise
     if not hold.taken_over:
-        await hold.settle(delivered=response.status_code < 400)
+        await hold.settle(delivered=_charged(answer, response))
     return response
 
 
@@ -197,5 +207,5 @@ async def _metered_beside(call: Call, handler: Handler, cost: int, name: str) ->
             await hold.settle(delivered=False)
         raise
     if not hold.taken_over:
-        await hold.settle(delivered=response.status_code < 400)
+        await hold.settle(delivered=_charged(answered[0], response))
     return response

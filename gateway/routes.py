@@ -10,14 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.agents import (
-    HealthAgentCreate,
-    PlainAgentCreate,
-    PortfolioAgentCreate,
-    PriceAgentCreate,
     RequestPatch,
-    ScheduleAgentCreate,
     StatusPatch,
-    YieldAgentCreate,
 )
 from engine.intents import IntentResponse
 from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
@@ -155,14 +149,7 @@ def routes() -> list[Route]:
             "Create an agent: typed, or compiled from plain English (may answer a clarification).",
             scope="agents",
             body_model=agent_models.AgentCreateBody,
-            body_forms=(
-                PlainAgentCreate,
-                PriceAgentCreate,
-                YieldAgentCreate,
-                HealthAgentCreate,
-                PortfolioAgentCreate,
-                ScheduleAgentCreate,
-            ),
+            body_forms=agent_models.AGENT_CREATE_FORMS,
             response_model=agent_models.AgentEnvelope,
             success_status=201,
             error_statuses=(401, 422, 429, 503),

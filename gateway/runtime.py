@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import httpx
 
 from engine.registry import load_registry
+from gateway import upstreams
 from gateway.services import Services
 from gateway.usecases.agents_llm import AgentCompiler, LlmAgentCompiler
 from gateway.usecases.intent import build_chat, build_intent_service
@@ -49,13 +50,14 @@ async def open_runtime(services: Services, layers: Layers | None = None) -> Asyn
     registry = load_registry()
     async with httpx.AsyncClient(timeout=None) as http:  # deadlines are trio.fail_after per source
         chains = layers.chain_clients(
-            settings.rpc_urls, http=http, settings=RpcSettings(timeout=settings.rpc_timeout_s)
+            upstreams.rpc_urls(settings, registry),
+            http=http,
+            settings=RpcSettings(timeout=settings.rpc_timeout_s),
         )
         bridges = None
-        if settings.across_api_url:
-            across = AcrossClient(
-                http, AcrossSettings(base_url=settings.across_api_url, timeout=settings.quote_timeout_s)
-            )
+        across_url = upstreams.across_api_url(settings)
+        if across_url:
+            across = AcrossClient(http, AcrossSettings(base_url=across_url, timeout=settings.quote_timeout_s))
             bridges = AcrossBridgeQuoter(registry, across)
         prices = None
         if settings.price_api_url:

@@ -6,8 +6,10 @@ the background workers."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
+import socket
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -15,6 +17,8 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from quart_trio import QuartTrio
 
+from engine.registry import load_registry
+from gateway import upstreams
 from gateway.config import Settings
 from gateway.mcp import McpDispatcher, McpEndpoint
 from gateway.remedy_builder import RemedyBuilder
@@ -76,13 +80,13 @@ def open_database(settings: Settings) -> Database:
     return Database(sqlalchemy_url(settings.database_url, settings.data_dir), pool_size=settings.db_pool_size)
 
 
-def bootstrap_dev_tenant(db: Database, credits: int) -> str | None:
+def bootstrap_dev_tenant(db: Database, credits: int, tier: str = "high") -> str | None:
     """On an empty store, create the development tenant; returns its key (to print once) or None."""
 
     def create(conn: sa.Connection) -> str | None:
         if accounts.count_tenants(conn):
             return None
-        tenant = accounts.ensure_tenant(conn, DEV_TENANT, "beta")
+        tenant = accounts.ensure_tenant(conn, DEV_TENANT, tier)
         key, _ = accounts.create_key(conn, tenant, DEV_SCOPES)
         if credits:
             accounts.grant_credits(conn, tenant.id, credits, "development tenant")
@@ -98,15 +102,47 @@ def prepare(settings: Settings, *, say: Callable[[str], None] = print) -> Servic
     """Open storage, apply migrations, create the development tenant on first start."""
     db = open_database(settings)
     db.upgrade()
-    key = bootstrap_dev_tenant(db, settings.dev_tenant_credits)
+    key = bootstrap_dev_tenant(db, settings.dev_tenant_credits, settings.dev_tenant_tier)
     if key:
         say(f"Created development tenant '{DEV_TENANT}'. Its API key, shown once: {key}")
     return build_services(settings, db)
 
 
-def hypercorn_config(settings: Settings) -> HypercornConfig:
+class PortUnavailable(Exception):
+    """The HTTP address cannot be listened on; the message says which and what to do."""
+
+
+def bind_listener(settings: Settings) -> socket.socket:
+    """Bind the HTTP address now, as hypercorn would, so a busy port is refused before anything is created
+    (the store, the development tenant, a devnet); serve() listens on this socket.
+
+    Raises PortUnavailable.
+    """
+    host, port = settings.host, settings.port
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"{where} is already in use (another intentgate serve?): stop it, or choose another "
+                "port with --port (0 takes a free one)"
+            ) from None
+        raise PortUnavailable(f"cannot listen on {where}: {exc.strerror or exc}; check --host") from None
+    return sock
+
+
+def hypercorn_config(settings: Settings, listener: socket.socket | None = None) -> HypercornConfig:
+    """Hypercorn's settings; with `listener` (bound by bind_listener) it serves on that socket."""
     config = HypercornConfig()
-    config.bind = [f"{settings.host}:{settings.port}"]
+    # hypercorn takes the socket over by its descriptor: detach ours so one object owns it.
+    bind = f"fd://{listener.detach()}" if listener is not None else f"{settings.host}:{settings.port}"
+    config.bind = [bind]
     config.graceful_timeout = settings.graceful_timeout_s
     config.accesslog = None
     config.errorlog = logging.getLogger("intentgate.hypercorn")
@@ -130,6 +166,8 @@ async def serve(
     """
     async with open_runtime(services, layers), trio.open_nursery() as root:
         settings = services.settings
+        for line in upstreams.describe(settings, load_registry()):
+            say(line)
         streams = services.streams
         builder: RemedyBuilder | None = None
         if settings.role in ("all", "workers") and services.planning is not None:
@@ -161,7 +199,7 @@ async def serve(
                 try:
                     await serve_http(
                         McpDispatcher(app, mcp),
-                        hypercorn_config(settings),
+                        hypercorn_config(settings, services.listener),
                         shutdown_trigger=shutdown.wait,
                         task_status=task_status,
                     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -46,6 +47,9 @@ class Services:
     agent_compiler: AgentCompiler = field(default_factory=AgentCompiler)
     watchers: Watchers | None = None
     streams: Streams | None = None  # the broker; publish after an event commits
+    # The HTTP socket `intentgate serve` bound before it created anything (gateway.service.bind_listener);
+    # unset: serve() binds settings.host:port itself.
+    listener: socket.socket | None = None
     # Called after a watcher loaded the agents of shards it gained: set only by `intentgate serve`, the
     # process's owner (gateway.service.settle_heap); tests and library callers leave it unset.
     after_load: Callable[[], None] | None = None

@@ -36,7 +36,7 @@ class AgentQuotaExceeded(Exception):
 
 @dataclass(frozen=True)
 class NewAgent:
-    """What the API layer hands over to store a freshly created agent (status active, no baseline)."""
+    """What the API layer hands over to store a freshly created agent (status active)."""
 
     id: str
     type: str
@@ -51,6 +51,9 @@ class NewAgent:
     cadence: str
     next_check_at: int
     remedy: Mapping[str, Any] | None = None
+    # The baseline read at creation (an edge state, JSON), stored as the agent's first check; None: the
+    # watchers' first check takes it.
+    edge_state: str | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,8 @@ def create_agent(
             cadence=new.cadence,
             remedy=_dumps(dict(new.remedy)) if new.remedy is not None else None,
             next_check_at=new.next_check_at,
+            edge_state=new.edge_state,
+            last_checked_at=created_at if new.edge_state is not None else None,
             shard=shard_of(new.id),
         )
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,9 +13,15 @@ from storage import Database, sqlalchemy_url
 from tests.support.postgres import pg_store
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # No test reaches the internet: a service a test starts as a subprocess plans against no public
+    # endpoint either (the settings below say the same to services started in-process).
+    os.environ["INTENTGATE_PUBLIC_UPSTREAMS"] = "false"
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", log_format="text")
+    return Settings(data_dir=tmp_path / "data", log_format="text", public_upstreams=False)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

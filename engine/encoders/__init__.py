@@ -77,6 +77,7 @@ from engine.encoders.reverts import (
     PANIC_SELECTOR,
     RevertReason,
     decode_revert,
+    explain_reason,
 )
 from engine.encoders.solana import (
     ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -211,6 +212,7 @@ __all__ = [
     "decode_quote_exact_input_single",
     "decode_request_withdrawals",
     "decode_revert",
+    "explain_reason",
     "decode_solana_message",
     "decode_uint",
     "decoded_instructions",

@@ -3,8 +3,10 @@ panic meanings, and the custom errors declared in the shipped ABI files."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from typing import Any
 
 import eth_abi
@@ -14,7 +16,17 @@ from eth_utils import keccak
 from engine.encoders.contract_abi import AbiError, abi_names, load_abi
 from engine.encoders.evm_values import hex_bytes
 
-__all__ = ["ERROR_STRING_SELECTOR", "PANIC_REASONS", "PANIC_SELECTOR", "RevertReason", "decode_revert"]
+__all__ = [
+    "ERROR_STRING_SELECTOR",
+    "PANIC_REASONS",
+    "PANIC_SELECTOR",
+    "RevertReason",
+    "decode_revert",
+    "explain_reason",
+]
+
+# The protocols' terse require() messages and what each means, with their sources.
+REVERT_CODES_FILE = "revert_codes.json"
 
 # Solidity built-in errors (docs.soliditylang.org, "Panic via assert and Error via require"):
 # require(cond, "msg") reverts with Error(string), failing checks with Panic(uint256).
@@ -62,7 +74,8 @@ def decode_revert(data: bytes | str) -> RevertReason:
     if selector == ERROR_STRING_SELECTOR:
         decoded = _try_decode(("string",), body)
         if decoded is not None:
-            return RevertReason(kind="error", message=str(decoded[0]), name="Error", args=decoded)
+            text = str(decoded[0])
+            return RevertReason(kind="error", message=explain_reason(text), name="Error", args=decoded)
     if selector == PANIC_SELECTOR:
         decoded = _try_decode(("uint256",), body)
         if decoded is not None:
@@ -86,6 +99,31 @@ def decode_revert(data: bytes | str) -> RevertReason:
                 contract=error.contract,
             )
     return RevertReason(kind="unknown", message=f"reverted with unknown error 0x{raw[:4].hex()}")
+
+
+def explain_reason(text: str) -> str:
+    """A require() message with its meaning when it is one of the protocols' terse codes: Aave v3's numeric
+    strings ("35") and Uniswap v3's short strings ("STF", "Too little received"), from revert_codes.json;
+    any other message as it is."""
+    aave, uniswap = _revert_codes()
+    if text in aave:
+        name, meaning = aave[text]
+        return f"Aave v3 error {text} {name}: {meaning}"
+    if text in uniswap:
+        name, meaning = uniswap[text]
+        label = f'"{text}"' if name.lower() == text.lower() else f'"{text}" ({name})'
+        return f"Uniswap v3 {label}: {meaning}"
+    return text
+
+
+@cache
+def _revert_codes() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    raw = json.loads(resources.files("engine.encoders").joinpath(REVERT_CODES_FILE).read_text("utf-8"))
+    aave = {code: (entry["name"], entry["meaning"]) for code, entry in raw["aave_v3"]["codes"].items()}
+    uniswap = {
+        text: (entry["name"], entry["meaning"]) for text, entry in raw["uniswap_v3"]["strings"].items()
+    }
+    return aave, uniswap
 
 
 @cache

@@ -72,6 +72,7 @@ def parse_chains(data: dict[str, Any]) -> list[Chain]:
         if family == "solana" and (chain_id is not None or not isinstance(cluster, str)):
             raise RegistryDataError(f"{where}: Solana has a cluster name and no chain_id")
         domain = raw.get("cctp_domain")
+        public = _public_rpc(where, raw.get("public_rpc"))
         chains.append(
             Chain(
                 slug=slug,
@@ -86,9 +87,26 @@ def parse_chains(data: dict[str, Any]) -> list[Chain]:
                 cctp_domain=None if domain is None else _int(where, domain),
                 aliases=_aliases(where, raw.get("aliases", [])),
                 source=_sources(where, raw.get("source")),
+                public_rpc=public["url"] if public else None,
+                public_rpc_source=public["source"] if public else None,
             )
         )
     return chains
+
+
+def _public_rpc(where: str, raw: Any) -> dict[str, str] | None:
+    """A chain's `public_rpc` {url, source}: an https URL and the document that names it, or absent."""
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("url"), str)
+        or not raw["url"].startswith("https://")
+        or not isinstance(raw.get("source"), str)
+        or not raw["source"]
+    ):
+        raise RegistryDataError(f"{where}: public_rpc must be {{url: https://..., source: text}}")
+    return {"url": raw["url"], "source": raw["source"]}
 
 
 def parse_tokens(data: dict[str, Any], chains: dict[str, Chain]) -> list[Token]:

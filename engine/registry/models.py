@@ -25,6 +25,10 @@ class Chain:
     cctp_domain: int | None
     aliases: tuple[str, ...]
     source: tuple[str, ...]
+    # The chain's keyless public JSON-RPC endpoint and where it is documented (rate limited: a default to
+    # start with, which an operator replaces with rpc_urls).
+    public_rpc: str | None = None
+    public_rpc_source: str | None = None
 
     @property
     def is_evm(self) -> bool:

@@ -13,8 +13,9 @@ from gateway.usecases import agents
 async def create_agent(call: Call) -> Reply:
     """Typed create: 201 {agent}. Plain English: 201 {agent, compile}, 200 needs_clarification, or 422."""
     services = call.services
+    baseline = services.watchers.baseline if services.watchers is not None else None
     body, created = await agents.create_agent(
-        services.db, call.principal, call.body.root, services.agent_compiler
+        services.db, call.principal, call.body.root, services.agent_compiler, baseline
     )
     return Reply(body, 201 if created else 200)
 

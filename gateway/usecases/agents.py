@@ -6,6 +6,8 @@ succeeds silently."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -153,12 +155,32 @@ async def _insert(db: Database, principal: Principal, new: store.NewAgent, creat
         raise _quota_exceeded(exc.limit) from None
 
 
+# Reads a new agent's inputs and answers the edge state it starts from (watchers.Watchers.baseline).
+Baseline = Callable[[TypedAgentCreate | None, Condition | None, Sequence[str]], Awaitable[str | None]]
+
+
+async def _with_baseline(
+    new: store.NewAgent,
+    baseline: Baseline | None,
+    typed: TypedAgentCreate | None,
+    condition: Condition | None,
+) -> store.NewAgent:
+    """`new` with the baseline read now, so a move right after creation fires at the next check."""
+    if baseline is None:
+        return new
+    return dataclasses.replace(new, edge_state=await baseline(typed, condition, new.wallets))
+
+
 async def create_agent(
-    db: Database, principal: Principal, raw: Any, compiler: AgentCompiler | None = None
+    db: Database,
+    principal: Principal,
+    raw: Any,
+    compiler: AgentCompiler | None = None,
+    baseline: Baseline | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """(body, created). Typed: {agent}. Plain English (read by `compiler`, the deterministic compiler
     when None): {agent, compile}, or a needs_clarification body (created False); Unwatchable when nothing
-    can be watched."""
+    can be watched. With `baseline`, the agent's baseline is taken at creation."""
     raw, typed = take_remedy(raw)
     try:
         body = parse_create_body(raw)
@@ -168,6 +190,7 @@ async def create_agent(
     if not isinstance(body, PlainAgentCreate):
         display = describe_typed(body)
         new, created_at = _new_agent(body.public_kind, body, list(body.wallets), display, remedy=remedy)
+        new = await _with_baseline(new, baseline, body, None)
         return {"agent": _agent_body(await _insert(db, principal, new, created_at))}, True
     result = await (compiler or AgentCompiler()).compile(body.request, list(body.wallets))
     if isinstance(result, NeedsClarification):
@@ -180,6 +203,7 @@ async def create_agent(
     new, created_at = _new_agent(
         result.kind, result.agent, list(body.wallets), display, result, body.request, remedy
     )
+    new = await _with_baseline(new, baseline, result.agent, result.condition)
     agent = await _insert(db, principal, new, created_at)
     shown = remedy.wire() if remedy is not None else None
     return {"agent": _agent_body(agent), "compile": compile_out(result, shown)}, True

@@ -42,7 +42,7 @@ async def create_endpoint(
 ) -> dict[str, Any]:
     """{endpoint: {id, url}, signing_secret}. Raises InvalidUrl for a refused URL, EndpointQuotaExceeded,
     and MasterKeyError when no master key can be had (gateway.errors maps each)."""
-    url = validate_endpoint_url(body.url)
+    url = validate_endpoint_url(body.url, local_receivers=settings.webhook_local_receivers)
     master_key = await trio.to_thread.run_sync(master_key_for, db, settings)
     endpoint_id = f"we_{ULID()}"
     salt = secrets.token_bytes(SALT_BYTES)

@@ -23,6 +23,7 @@ from eth_abi import decode
 
 from devnet.anvil import AnvilNotFound, find_anvil
 from gateway.versioning import SCHEMA_VERSION
+from tests.support.output import read_until
 from tests.support.postgres import pg_database, postgres_available
 
 pytestmark = pytest.mark.binary
@@ -50,14 +51,6 @@ def bundle_env(**extra: str) -> dict[str, str]:
     """The environment without anything that could point the executable back at the checkout."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "INTENTGATE_", "VIRTUAL_ENV"))}
     return {**env, **extra}
-
-
-async def read_until(stream: trio.abc.ReceiveStream, buffer: bytearray, marker: bytes) -> None:
-    while marker not in buffer:
-        chunk = await stream.receive_some(65536)
-        if not chunk:
-            raise AssertionError(f"output ended before {marker!r}: {buffer.decode(errors='replace')}")
-        buffer += chunk
 
 
 @asynccontextmanager

@@ -16,6 +16,7 @@ import trio
 
 from devnet.anvil import AnvilNotFound, find_anvil
 from engine.registry import load_registry
+from tests.support.output import read_until
 
 pytestmark = pytest.mark.anvil
 
@@ -24,14 +25,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 START_LIMIT = 60
 STOP_LIMIT = 30
 CHAIN_LINE = re.compile(r"devnet chain (\w+) \(chain id (\d+)\): (http://127\.0\.0\.1:\d+)")
-
-
-async def read_until(stream: trio.abc.ReceiveStream, buffer: bytearray, marker: bytes) -> None:
-    while marker not in buffer:
-        chunk = await stream.receive_some(65536)
-        if not chunk:
-            raise AssertionError(f"output ended before {marker!r}: {buffer.decode(errors='replace')}")
-        buffer += chunk
 
 
 async def test_serve_devnet_runs_every_evm_chain_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import eth_abi
 from eth_utils import keccak
 
-from engine.encoders import PANIC_REASONS, decode_revert
+from engine.encoders import PANIC_REASONS, decode_revert, explain_reason
 from tests.engine.test_encoders_helpers import WALLET, lower
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def revert_data(signature: str, types: list[str], args: list[object]) -> bytes:
@@ -14,10 +19,43 @@ def revert_data(signature: str, types: list[str], args: list[object]) -> bytes:
 
 
 def test_error_string_decodes_to_its_message() -> None:
-    data = revert_data("Error(string)", ["string"], ["Too little received"])
+    data = revert_data("Error(string)", ["string"], ["ERC20: transfer amount exceeds balance"])
     assert data[:4].hex() == "08c379a0"
     reason = decode_revert("0x" + data.hex())
-    assert (reason.kind, reason.message, reason.name) == ("error", "Too little received", "Error")
+    assert (reason.kind, reason.message, reason.name) == (
+        "error",
+        "ERC20: transfer amount exceeds balance",
+        "Error",
+    )
+
+
+def test_aave_numeric_codes_are_named_with_their_meaning() -> None:
+    for code, name in (("35", "HEALTH_FACTOR_LOWER_THAN_LIQUIDATION_THRESHOLD"), ("26", "INVALID_AMOUNT")):
+        reason = decode_revert(revert_data("Error(string)", ["string"], [code]))
+        assert reason.kind == "error" and reason.args == (code,)
+        assert reason.message.startswith(f"Aave v3 error {code} {name}: ")
+    borrow = decode_revert(revert_data("Error(string)", ["string"], ["36"])).message
+    assert borrow == (
+        "Aave v3 error 36 COLLATERAL_CANNOT_COVER_NEW_BORROW: There is not enough collateral to cover a new borrow"
+    )
+
+
+def test_uniswap_short_strings_are_explained() -> None:
+    stf = decode_revert(revert_data("Error(string)", ["string"], ["STF"])).message
+    assert stf.startswith('Uniswap v3 "STF" (safeTransferFrom failed): ') and "approved" in stf
+    little = decode_revert(revert_data("Error(string)", ["string"], ["Too little received"])).message
+    assert little.startswith('Uniswap v3 "Too little received": ') and "slippage" in little
+    assert explain_reason("Too little received") == little
+    assert explain_reason("STFX") == "STFX"  # only the exact strings
+
+
+def test_every_aave_errors_constant_of_the_devnet_package_is_known() -> None:
+    # The devnet runs @aave/core-v3's Pool; its Errors.sol is the table's source.
+    source = ROOT / "node_modules/@aave/core-v3/contracts/protocol/libraries/helpers/Errors.sol"
+    constants = re.findall(r"string public constant (\w+) = '(\d+)';", source.read_text())
+    assert len(constants) > 80
+    for name, code in constants:
+        assert explain_reason(code).startswith(f"Aave v3 error {code} {name}: ")
 
 
 def test_panic_decodes_to_the_solidity_meaning_of_its_code() -> None:

@@ -14,6 +14,7 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.script import ScriptDirectory
 
+from gateway.config import Settings
 from storage import Database, sqlalchemy_url
 from storage.database import MIGRATIONS_DIR
 
@@ -154,7 +155,16 @@ def test_serve_prints_the_dev_key_once_and_stops_cleanly_on_sigterm(tmp_path: Pa
         key = key_line.strip().rsplit(" ", 1)[1]
         base = next(line for line in lines if "serving on" in line).split("serving on ")[1].split(" ")[0]
         response = httpx.get(f"{base}/v1beta/usage", headers={"Authorization": f"Bearer {key}"})
-        assert response.status_code == 200 and response.json()["balance"] == 1000
+        assert response.status_code == 200 and response.json()["balance"] == Settings().dev_tenant_credits
+        # A second serve on the busy port says so in one line and creates nothing (no store, no key).
+        port = base.rsplit(":", 1)[1]
+        second = cli("serve", "--port", port, data_dir=tmp_path / "second")
+        assert second.returncode == 2 and second.stdout == ""
+        assert second.stderr == (
+            f"intentgate: 127.0.0.1:{port} is already in use (another intentgate serve?): stop it, or "
+            "choose another port with --port (0 takes a free one)\n"
+        )
+        assert not (tmp_path / "second").exists()
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)

@@ -182,7 +182,7 @@ async def test_validation_errors_name_the_field(settings: Settings) -> None:
         assert status == 413 and headers["service-schema-version"] == SCHEMA
         assert json.loads(body)["error"] == "payload_too_large" and headers["connection"] == "close"
         balance = (await client.get("/usage")).json()["balance"]
-        assert balance == 1000  # nothing was charged for refused input
+        assert balance == settings.dev_tenant_credits  # nothing was charged for refused input
 
 
 async def test_decimal_amounts_round_trip_exactly(settings: Settings) -> None:
@@ -210,7 +210,7 @@ async def test_unhandled_failure_is_500_envelope_without_traceback_and_refunded(
         body = assert_envelope(response, 500, "internal_error")
         assert "boom" not in response.text and "secret" not in body["friendly_message"]
         usage = (await client.get("/usage")).json()
-        assert usage["balance"] == 1000
+        assert usage["balance"] == settings.dev_tenant_credits
         assert [r["kind"] for r in usage["recent"][:2]] == ["refund", "spend"]
 
 
@@ -234,7 +234,8 @@ async def test_fifty_concurrent_clients_never_exceed_the_tier(settings: Settings
     def freeze(app: QuartTrio, services: Services) -> None:
         services.limiter = MemoryRateLimiter(clock=lambda: frozen_now)
 
-    async with running_service(settings, customize=freeze) as svc:
+    beta = settings.model_copy(update={"dev_tenant_tier": "beta"})
+    async with running_service(beta, customize=freeze) as svc:
         statuses: list[int] = []
         limited: list[httpx.Response] = []
 

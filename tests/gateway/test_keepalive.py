@@ -77,7 +77,11 @@ async def test_401_403_404_405_and_429_keep_the_connection_usable(service: Runni
     narrow, _ = await db.run(accounts.create_key, tenant, ("agents",))
     auth = [(b"authorization", b"Bearer " + narrow.encode())]
     assert await early_answer_then_next(service, b"POST", b"/v1beta/plan", auth) == 403
-    dev = [(b"authorization", b"Bearer " + (service.dev_key or "").encode())]
+    # The development key is on a roomy tier; a beta key shows the 429.
+    beta, _ = await db.run(
+        accounts.create_key, await db.run(accounts.ensure_tenant, "small", "beta"), ("plan",)
+    )
+    dev = [(b"authorization", b"Bearer " + beta.encode())]
     # The beta tier allows 30 a minute in windows aligned to the clock: a window may turn during the loop
     # and give 30 more, so the 429 comes within two windows' worth.
     statuses: list[int] = []

@@ -26,8 +26,15 @@ async def test_two_replicas_on_postgresql_admit_exactly_the_tier(tmp_path: Path)
     if not postgres_available():
         pytest.fail("PostgreSQL is not answering on 127.0.0.1:5432 (the test command starts it)")
     with pg_database() as url:
-        first = Settings(data_dir=tmp_path / "a", database_url=url, log_format="text")
-        second = Settings(data_dir=tmp_path / "b", database_url=url, log_format="text")
+        # The development key on the beta tier: 30 a minute between the two replicas.
+        shared = {
+            "database_url": url,
+            "log_format": "text",
+            "public_upstreams": False,
+            "dev_tenant_tier": "beta",
+        }
+        first = Settings(data_dir=tmp_path / "a", **shared)
+        second = Settings(data_dir=tmp_path / "b", **shared)
         async with (
             running_service(first, customize=frozen_limits) as a,
             running_service(second, customize=frozen_limits) as b,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from decimal import Decimal
 
+import jsonschema
 import simplejson
 
 from gateway.config import Settings
@@ -84,6 +85,27 @@ async def test_typed_remedy_is_checked_against_registry_and_wallets(settings: Se
         assert field in [issue["field"] for issue in response.json()["issues"]], response.text
 
 
+async def test_the_published_create_schemas_accept_a_typed_remedy_the_service_creates(
+    settings: Settings,
+) -> None:
+    async with serving(settings) as (_, client):
+        document = (await client.get("/openapi.json")).json()
+        schema = {"$ref": "#/components/schemas/AgentCreateBody", "components": document["components"]}
+        validator = jsonschema.Draft202012Validator(schema)
+        bodies = [{**body, "wallets": [EVM], "remedy": [REPAY]} for body in TYPED_BODIES.values()]
+        bodies.append({"request": "if my aave health on base drops below 1.3, tell me", "wallets": [EVM]})
+        bodies[-1]["remedy"] = [REPAY]
+        for body in bodies:
+            wire = simplejson.loads(simplejson.dumps(body, use_decimal=True))
+            assert not list(validator.iter_errors(wire)), (body, list(validator.iter_errors(wire)))
+            created = await post_agent(client, body)
+            assert created.status_code == 201, created.text
+            assert created.json()["agent"]["remedy"]["intents"][0]["action"] == "repay"
+        # What the service refuses, the schema refuses too: a field an intent does not have.
+        stray = {**TYPED_BODIES["health"], "remedy": [{**REPAY, "signer": "x"}]}
+        assert list(validator.iter_errors(simplejson.loads(simplejson.dumps(stray, use_decimal=True))))
+
+
 async def test_event_plan_of_an_unknown_event_is_404(settings: Settings) -> None:
     async with (
         running_service(settings) as svc,
@@ -109,7 +131,11 @@ async def test_event_plan_says_when_the_agent_has_no_remedy_and_503_when_nothing
         events = {e["agent"]["id"]: e["id"] for e in (await client.get("/agent-events")).json()["events"]}
         without = await client.get(f"/events/{events[plain['id']]}/plan")
         unplanned = await client.get(f"/events/{events[armed['id']]}/plan")
+        usage = (await client.get("/usage")).json()
     assert without.status_code == 200, without.text
+    # A plan that cannot be built costs nothing: both calls' credits came back.
+    assert usage["balance"] == 20
+    assert [row["kind"] for row in usage["recent"][:4]] == ["refund", "spend", "refund", "spend"]
     assert without.json()["status"] == "not_buildable" and without.json()["remedy"] is None
     assert without.json()["reason"] == "the agent carries no remedy"
     # This service runs without chain clients: it says so instead of inventing a plan.

@@ -8,7 +8,7 @@ from decimal import Decimal
 from eth_abi import encode
 from eth_utils import keccak
 
-from engine.encoders import Call, aave_borrow, aave_supply, erc20_approve
+from engine.encoders import Call, aave_borrow, aave_supply, erc20_approve, explain_reason
 from engine.registry import load_registry
 from tests.planning.conftest import units
 from tests.simulate.conftest import PROBE, SimWorld
@@ -99,10 +99,16 @@ async def test_borrow_without_collateral_fails_with_the_pools_reason(sim: SimWor
     assert body["success"] is False
     (result,) = body["steps"]
     assert result["success"] is False and result["status"] == "✗" and result["status_code"] == 0
-    # The devnet runs Aave v3.0.2's real Pool: Errors.COLLATERAL_BALANCE_IS_ZERO is the string '34'
-    # (v3.4+ markets revert with custom errors, decoded from the shipped aave_v3_errors ABI instead).
-    assert result["error"] == "reverted: 34"
+    # The devnet runs Aave v3.0.2's real Pool: Errors.COLLATERAL_BALANCE_IS_ZERO is the string '34', shown
+    # with its name and meaning (v3.4+ markets revert with custom errors, decoded from the shipped
+    # aave_v3_errors ABI instead).
+    assert result["error"] == (
+        "reverted: Aave v3 error 34 COLLATERAL_BALANCE_IS_ZERO: The collateral balance is 0"
+    )
     assert body["error"] == f"step 1 (borrow): {result['error']}"
+
+
+STF = explain_reason("STF")
 
 
 async def test_error_string_revert_is_decoded(sim: SimWorld) -> None:
@@ -114,7 +120,10 @@ async def test_error_string_revert_is_decoded(sim: SimWorld) -> None:
     status, body = await sim.simulate({"chain": "base", "sender": sim.wallet, "steps": steps})
     assert status == 200, body
     assert [s["success"] for s in body["steps"]] == [True, False]
-    assert body["steps"][1]["error"] in ("reverted: STF", "reverted: ERC20: transfer amount exceeds balance")
+    assert body["steps"][1]["error"] in (
+        f"reverted: {STF}",
+        "reverted: ERC20: transfer amount exceeds balance",
+    )
 
 
 async def test_panic_is_decoded_with_its_meaning(sim: SimWorld) -> None:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from eth_utils import to_checksum_address
 
 from devnet.faucet import Faucet
-from engine.encoders import aave_supply, erc20_approve
+from engine.encoders import aave_supply, erc20_approve, explain_reason
 from engine.registry import load_registry
 from tests.mcp.conftest import mcp_session, structured, text_of
 from tests.planning.conftest import units
@@ -147,7 +147,10 @@ async def test_destination_step_depositing_more_than_lands_fails_on_that_step(si
         ("base", 4, "deposit", "✗"),
     ]
     failed = body["steps"][3]
-    assert failed["error"] in ("reverted: STF", "reverted: ERC20: transfer amount exceeds balance")
+    assert failed["error"] in (
+        f"reverted: {explain_reason('STF')}",
+        "reverted: ERC20: transfer amount exceeds balance",
+    )
     assert body["error"] == f"step 4 (deposit) on base: {failed['error']}"
     assert body["fills"][0]["landed"] is True
     assert [c["success"] for c in body["chains"]] == [True, False]

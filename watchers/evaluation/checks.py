@@ -14,6 +14,7 @@ Decisions (docs/decisions.md):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -22,6 +23,7 @@ from typing import Any
 import simplejson
 
 from engine.agents import (
+    Condition,
     EdgeState,
     Fired,
     HealthAgentCreate,
@@ -31,8 +33,10 @@ from engine.agents import (
     PriceInput,
     ScheduleAgentCreate,
     ScheduleSpec,
+    TypedAgentCreate,
     YieldAgentCreate,
     YieldInput,
+    edge_rule_for,
     initial_state,
     next_fire,
     step,
@@ -83,9 +87,15 @@ class CheckSettings:
 
 def inputs_of(spec: AgentSpec) -> tuple[Readable, ...]:
     """What a check of `spec` reads (nothing for a schedule)."""
-    typed = spec.typed
-    if spec.condition is not None:
-        return spec.condition.inputs()
+    return inputs_for(spec.typed, spec.condition, spec.agent.wallets)
+
+
+def inputs_for(
+    typed: TypedAgentCreate | None, condition: Condition | None, wallets: Sequence[str]
+) -> tuple[Readable, ...]:
+    """What a check of an agent with these typed fields or this condition reads (nothing for a schedule)."""
+    if condition is not None:
+        return condition.inputs()
     if isinstance(typed, PriceAgentCreate):
         return (PriceInput(typed.coingecko_id),)
     if isinstance(typed, YieldAgentCreate):
@@ -93,8 +103,29 @@ def inputs_of(spec: AgentSpec) -> tuple[Readable, ...]:
     if isinstance(typed, HealthAgentCreate):
         return (HealthFactorInput(typed.lending_protocol, typed.chain, typed.watched_wallet),)
     if isinstance(typed, PortfolioAgentCreate):
-        return (HoldingsInput(spec.agent.wallets, typed.asset_symbol),)
+        return (HoldingsInput(tuple(wallets), typed.asset_symbol),)
     return ()
+
+
+def first_baseline(
+    typed: TypedAgentCreate | None, condition: Condition | None, wallets: Sequence[str], readings: Readings
+) -> str | None:
+    """The edge state (JSON) a new agent starts from when its inputs were read at creation: the baseline
+    the first check would set, so a move right after creation fires at the next check. None when there is
+    none to take: a schedule or portfolio agent (a move needs its window's samples), or an input that did
+    not read."""
+    if isinstance(typed, ScheduleAgentCreate | PortfolioAgentCreate):
+        return None
+    rule = condition.edge_rule() if condition is not None else edge_rule_for(typed) if typed else None
+    inputs = inputs_for(typed, condition, wallets)
+    if rule is None or not inputs or any(key not in readings.values for key in inputs):
+        return None
+    values: dict[Any, Decimal] = {key: readings.values[key] for key in inputs}
+    measured = condition.measure(values) if condition is not None else values[inputs[0]]
+    if measured is None:
+        return None
+    state, _ = step(rule, initial_state(), measured)
+    return state.to_json()
 
 
 def previous_state(agent: Agent) -> EdgeState:

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import httpx
 import trio
 
+from engine.agents import Condition, TypedAgentCreate
 from engine.registry import Registry
 from storage import Database
-from watchers.evaluation.checks import CheckSettings
+from watchers.evaluation.checks import CheckSettings, first_baseline, inputs_for
 from watchers.evaluation.held_levels import LEVEL_KINDS
 from watchers.evaluation.level_watch import level_watchers
 from watchers.evaluation.price_watch import PriceWatcher
@@ -26,6 +27,9 @@ from watchers.upstreams.price_cache import PriceCache
 from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
 from watchers.upstreams.ticker_stream import BinanceTickerStream, TickerStreamSettings
 from watchers.upstreams.yields import DefiLlamaYields, YieldSettings
+
+# Seconds a create request waits for the reading its baseline takes; past it, the first check takes it.
+BASELINE_READ_S = 5.0
 
 
 def default_owner() -> str:
@@ -85,6 +89,20 @@ class Watchers:
         self.scheduler = AgentScheduler(
             db, self.reader, wall_ms, config.leases, config.checks, on_recorded, held_elsewhere=LEVEL_KINDS
         )
+
+    async def baseline(
+        self, typed: TypedAgentCreate | None, condition: Condition | None, wallets: Sequence[str]
+    ) -> str | None:
+        """The edge state a new agent starts from, read now (watchers.evaluation.checks.first_baseline),
+        so the baseline is the value at creation; None when nothing could be read within
+        BASELINE_READ_S (the first check then sets it, as for any agent)."""
+        inputs = inputs_for(typed, condition, wallets)
+        if not inputs:
+            return None
+        with trio.move_on_after(BASELINE_READ_S):
+            readings = await self.reader.read(inputs)
+            return first_baseline(typed, condition, wallets, readings)
+        return None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:

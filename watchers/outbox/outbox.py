@@ -74,6 +74,8 @@ class OutboxSettings:
     max_in_flight: int = 128
     allow_networks: AllowedNetworks = NO_ALLOWANCE
     ca_bundle: str | None = None
+    # Receivers on this machine over http or https (the devnet's; watchers.webhooks.send_once).
+    local_receivers: bool = False
 
     def __post_init__(self) -> None:
         if self.tick_s <= 0 or self.timeout_s <= 0:
@@ -333,6 +335,7 @@ class Outbox:
                 timeout=self.settings.timeout_s,
                 wall_clock=self._wall_clock,
                 pool=self._pool,
+                local_receivers=self.settings.local_receivers,
             )
         except Exception as exc:  # a fault here must fail one attempt, never stop every delivery
             log.exception("webhook attempt failed inside the service", extra={"delivery": item.delivery_id})

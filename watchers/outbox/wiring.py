@@ -43,6 +43,8 @@ class OutboxConfig(Protocol):
     def webhook_ca_bundle(self) -> Path | None: ...
     @property
     def webhook_static_hosts(self) -> dict[str, str]: ...
+    @property
+    def webhook_local_receivers(self) -> bool: ...
 
 
 def master_key_for(db: Database, config: OutboxConfig) -> bytes:
@@ -64,6 +66,7 @@ def outbox_settings(config: OutboxConfig) -> OutboxSettings:
         max_in_flight=config.webhook_max_in_flight,
         allow_networks=AllowedNetworks.parse(config.webhook_allow_networks),
         ca_bundle=str(config.webhook_ca_bundle) if config.webhook_ca_bundle else None,
+        local_receivers=config.webhook_local_receivers,
     )
 
 

@@ -25,7 +25,14 @@ from watchers.webhooks.addresses import NO_ALLOWANCE, AllowedNetworks, IPAddress
 from watchers.webhooks.pool import ConnectionPool
 from watchers.webhooks.resolve import ResolveError, Resolver
 from watchers.webhooks.signing import sign
-from watchers.webhooks.urls import InvalidUrl, parse_host, validate_endpoint_url
+from watchers.webhooks.urls import (
+    DEFAULT_PORTS,
+    LOOPBACK,
+    InvalidUrl,
+    is_local_host,
+    parse_host,
+    validate_endpoint_url,
+)
 
 # Contract: "The receiver acknowledges with any 2xx within 10 seconds".
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -108,6 +115,7 @@ async def send_once(
     clock: Callable[[], float] = trio.current_time,
     wall_clock: Callable[[], float] = time.time,
     pool: ConnectionPool | None = None,
+    local_receivers: bool = False,
 ) -> Attempt:
     """POST ``raw_body`` once to ``endpoint_url``, signed with ``secret``; never raises for delivery problems.
 
@@ -115,7 +123,9 @@ async def send_once(
     Everything else is a failed Attempt saying why. ``clock`` measures latency (trio's clock, so tests run on
     virtual time); ``wall_clock`` gives the unix time signed into the header. With ``pool`` (whose SSL
     context is then the one used), connections to the vetted address of this hostname are kept alive
-    between attempts. Raises ValueError when the SSL context does not verify certificates and hostnames.
+    between attempts. ``local_receivers`` (the devnet's) admits a receiver on this machine over http, or
+    over https with its certificate unverified (a local receiver's is self-signed; the body is signed
+    all the same). Raises ValueError when the SSL context does not verify certificates and hostnames.
     """
     context = ssl_context if ssl_context is not None else make_ssl_context(ca_bundle)
     if context.verify_mode != ssl.CERT_REQUIRED or not context.check_hostname:
@@ -135,6 +145,7 @@ async def send_once(
             wall_clock,
             progress,
             pool,
+            local_receivers,
         )
     latency_ms = round((clock() - started) * 1000)
     if attempt is None:
@@ -153,15 +164,23 @@ async def _deliver(
     wall_clock: Callable[[], float],
     progress: _Progress,
     pool: ConnectionPool | None = None,
+    local_receivers: bool = False,
 ) -> Attempt:
     try:
-        url = httpx.URL(validate_endpoint_url(endpoint_url, allow_networks=allow_networks))
+        url = httpx.URL(
+            validate_endpoint_url(
+                endpoint_url, allow_networks=allow_networks, local_receivers=local_receivers
+            )
+        )
     except InvalidUrl as exc:
         return _failed(FAILURE_INVALID_URL, f"the endpoint URL is refused: {exc.message}")
     # raw_host is the ASCII (IDNA) form the rules checked; url.host would be the Unicode form.
     host = url.raw_host.decode("ascii")
-    port = url.port or 443
-    _name, literal = parse_host(f"[{host}]" if ":" in host else host)
+    port = url.port or DEFAULT_PORTS[url.scheme]
+    name, literal = parse_host(f"[{host}]" if ":" in host else host)
+    local = local_receivers and is_local_host(name, literal)
+    if local:  # on this machine: only its loopback addresses, never pooled, a local certificate unverified
+        allow_networks, context, pool = LOOPBACK, _local_tls(), None
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     else:
@@ -204,6 +223,15 @@ async def _deliver(
         except httpx.TransportError as exc:
             return _describe(exc, address)
     return last_error
+
+
+@functools.cache
+def _local_tls() -> ssl.SSLContext:
+    """TLS to a receiver on this machine (local receivers only): encrypted, certificate not verified."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 def _client(context: ssl.SSLContext) -> httpx.AsyncClient:

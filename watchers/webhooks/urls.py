@@ -116,25 +116,49 @@ def parse_host(host: str) -> tuple[str, IPAddress | None]:
     return name, None
 
 
+# What the refusal of a receiver on this machine, or on a private network, says admits it.
+LOCAL_HINT = (
+    "; a receiver on this machine is admitted over http or https with the setting "
+    "webhook_local_receivers = true (INTENTGATE_WEBHOOK_LOCAL_RECEIVERS=true), which serve --devnet turns on"
+)
+PRIVATE_HINT = (
+    "; a receiver on a private network is admitted by registering it under a host name that the setting "
+    "webhook_static_hosts maps to its address and allowing its network in webhook_allow_networks"
+)
+# Receivers on this machine: the loopback networks and the name localhost (never admitted in production).
+LOOPBACK = AllowedNetworks.parse(["127.0.0.0/8", "::1/128"])
+LOCAL_NAMES = frozenset({"localhost"})
+
+
+def is_local_host(name: str, ip: IPAddress | None) -> bool:
+    """True for a host on this machine: a loopback address, or ``localhost``."""
+    return LOOPBACK.permits(ip) if ip is not None else name in LOCAL_NAMES
+
+
 def check_host_rules(name: str, ip: IPAddress | None, allow_networks: AllowedNetworks = NO_ALLOWANCE) -> None:
-    """Apply the contract's host rules to a host from ``parse_host``; raises InvalidUrl on a violation."""
+    """Apply the contract's host rules to a host from ``parse_host``; raises InvalidUrl on a violation,
+    saying which settings would admit the host."""
+    hint = LOCAL_HINT if is_local_host(name, ip) else PRIVATE_HINT
     if ip is not None:
         if not is_deliverable(ip, allow_networks):
-            raise InvalidUrl(f"host {ip} is not a public address")
+            raise InvalidUrl(f"host {ip} is not a public address{hint}")
         return
     if name in BLOCKED_HOSTNAMES or name.endswith(BLOCKED_HOSTNAME_SUFFIXES):
-        raise InvalidUrl(f"host {name!r} is a local name")
+        raise InvalidUrl(f"host {name!r} is a local name{hint}")
 
 
-def validate_endpoint_url(url: str, *, allow_networks: AllowedNetworks = NO_ALLOWANCE) -> str:
+def validate_endpoint_url(
+    url: str, *, allow_networks: AllowedNetworks = NO_ALLOWANCE, local_receivers: bool = False
+) -> str:
     """Return the normalized form of a webhook URL, or raise InvalidUrl saying what is wrong.
 
     Rules: ``https://`` only; at most 2048 characters; a host present; no userinfo; the host is not a
     private, loopback, link-local, CGNAT, unspecified, multicast, reserved, documentation or benchmark IP
     literal in any spelling, nor ``localhost``, ``*.localhost``, ``*.local`` or ``*.internal``.
-    ``allow_networks`` is the operator allowance (send time only); the create path leaves it empty. The
-    normalized URL has a lowercase scheme and host, the host in canonical form, no default port, no
-    fragment, and ``/`` for an empty path.
+    ``allow_networks`` is the operator allowance (send time only); the create path leaves it empty.
+    ``local_receivers`` (the devnet's, never production's) admits a host on this machine (a loopback
+    address or ``localhost``) over ``http://`` or ``https://``. The normalized URL has a lowercase scheme
+    and host, the host in canonical form, no default port, no fragment, and ``/`` for an empty path.
     """
     if not isinstance(url, str):
         raise InvalidUrl("url must be a string")
@@ -146,7 +170,8 @@ def validate_endpoint_url(url: str, *, allow_networks: AllowedNetworks = NO_ALLO
         parts = urllib.parse.urlsplit(url)
     except ValueError as exc:
         raise InvalidUrl(f"url cannot be parsed: {exc}") from exc
-    if parts.scheme.lower() != "https":
+    scheme = parts.scheme.lower()
+    if scheme not in ("https", "http"):
         raise InvalidUrl("url must start with https://")
     netloc = parts.netloc
     if not netloc:
@@ -155,9 +180,15 @@ def validate_endpoint_url(url: str, *, allow_networks: AllowedNetworks = NO_ALLO
         raise InvalidUrl("url must not carry a user name or password")
     host, port = _split_host_port(netloc)
     name, ip = parse_host(host)
-    check_host_rules(name, ip, allow_networks)
-    authority = name if port in (None, 443) else f"{name}:{port}"
-    return urllib.parse.urlunsplit(("https", authority, parts.path or "/", parts.query, ""))
+    if not (local_receivers and is_local_host(name, ip)):
+        if scheme != "https":
+            raise InvalidUrl("url must start with https://" + (LOCAL_HINT if is_local_host(name, ip) else ""))
+        check_host_rules(name, ip, allow_networks)
+    authority = name if port in (None, DEFAULT_PORTS[scheme]) else f"{name}:{port}"
+    return urllib.parse.urlunsplit((scheme, authority, parts.path or "/", parts.query, ""))
+
+
+DEFAULT_PORTS = {"https": 443, "http": 80}
 
 
 def _split_host_port(netloc: str) -> tuple[str, int | None]:
