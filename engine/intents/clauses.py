@@ -43,7 +43,7 @@ def _starts_step(piece: Sequence[Lexeme]) -> bool:
 
 
 # Words of a verbless piece that repeat the step before it with a change ("the same to 0xB").
-_REPEATING: Final = frozenset({"same", "another", "more", "again"})
+_REPEATING: Final = frozenset({"same", "another", "more", "again", "other", "rest", "remaining", "remainder"})
 
 
 def _repeats(piece: Sequence[Lexeme], joiner: str) -> bool:
@@ -84,15 +84,21 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
     steps: list[Piece] = []
     opening: list[Lexeme] = []
     for piece, joiner in zip(pieces, joiners, strict=True):
+        if piece.mark == "reset" and not piece.lexemes:
+            steps.append(piece)  # "..., actually no, leave it": everything before is withdrawn
+            continue
         if not piece.lexemes or (_only_filler(piece.lexemes) and piece.mark is None):
             continue
         if (
-            steps
+            (steps or opening)
             and piece.mark is None
             and not _starts_step(piece.lexemes)
             and _repeats(piece.lexemes, joiner)
         ):
             piece.mark = "again"
+            if not steps:
+                steps.append(Piece(opening))  # "half to eth and the other half to wbtc": no verb in either
+                opening = []
         if piece.mark is not None or _starts_step(piece.lexemes):
             piece.lexemes[:0], opening = opening, []
             steps.append(piece)

@@ -7,11 +7,12 @@ import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Final
 
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
-from engine.intents.drafts import MAX, AmountSpec, Draft, Item
+from engine.intents.drafts import AmountSpec, Draft, Item
 from engine.intents.holdings import every_one, kept_back, of_stated, worth_after
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
@@ -140,6 +141,18 @@ def repeat(previous: Draft, change: Draft) -> Draft:
         change.to_asset, change.items = items[0].asset, [Item(None, items[0].amount)]
         change.loose_amount = change.loose_amount or items[0].amount
         change.items = []
+    said = next((item.amount for item in previous.items if item.amount is not None), previous.loose_amount)
+    share = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
+    words = set(change.text.split())
+    if share is not None and share.kind == "fraction" and said is not None and words & _COMPLEMENT:
+        # "half to eth and the other half to wbtc": the other half is what the first half was; "the rest"
+        # after a share of a balance is what that share left.
+        change = copy.deepcopy(change)
+        other = said if "other" in words and _is_half(said) else _left_after(said)
+        if other is not None:
+            change.loose_amount = other
+            for item in change.items:
+                item.amount = None
     fixed = correct(previous, change)
     if change.action is not None:
         fixed.action, fixed.verb = change.action, change.verb
@@ -149,6 +162,26 @@ def repeat(previous: Draft, change: Draft) -> Draft:
             item.address = None
     fixed.again = False
     return fixed
+
+
+_COMPLEMENT: Final = frozenset({"other", "rest", "remaining", "remainder"})
+
+
+def _is_half(amount: AmountSpec) -> bool:
+    return (amount.kind == "fraction" and amount.value == Decimal("0.5")) or "half" in (amount.written or "")
+
+
+def _left_after(amount: AmountSpec) -> AmountSpec | None:
+    """What a share of a balance leaves of it ("the rest" after "a third"), as a share; None for any other
+    amount, which leaves a rest no word states."""
+    if amount.kind != "fraction" or amount.value is None:
+        return None
+    if amount.ratio is not None:
+        top, bottom = amount.ratio
+        return AmountSpec(
+            "fraction", Decimal(bottom - top) / Decimal(bottom), "the rest", (bottom - top, bottom)
+        )
+    return AmountSpec("fraction", 1 - amount.value, "the rest")
 
 
 def is_follow_up(drafts: Sequence[Draft]) -> bool:
@@ -229,7 +262,13 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
         ratio = new_amount.ratio
         value = said.value * ratio[0] / ratio[1] if ratio else said.value * new_amount.value
         new_amount = AmountSpec("exact", value, f"{new_amount.written} of {said.written}")
-    elif new_amount is not None and new_amount.kind == "exact" and change.kept and said is MAX:
+    elif (
+        new_amount is not None
+        and new_amount.kind == "exact"
+        and change.kept
+        and said is not None
+        and said.kind == "max"
+    ):
         # "keep 100 in there": all but that.
         new_amount = AmountSpec("all_but", new_amount.value, f"all but {new_amount.written}")
     if (

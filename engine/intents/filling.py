@@ -23,6 +23,13 @@ from engine.intents.wallets import WalletContext
 CCTP_ASSET: Final = "USDC"
 CCTP_PROTOCOL: Final = "cctp"
 EVM_BRIDGE_PROTOCOL: Final = "across"
+# Protocols that take one token for an action, as the planner plans them (engine/planner/staking.py):
+# Lido stakes ether (submit() is payable) and its withdrawal queue takes stETH ("unstake my eth" names
+# the staked ether as stETH).
+_SERVED_ASSETS: Final[dict[tuple[str, str], frozenset[str]]] = {
+    ("lido", "stake"): frozenset({"ETH"}),
+    ("lido", "unstake"): frozenset({"stETH", "ETH"}),
+}
 
 
 class Filler(ChainFiller):
@@ -65,6 +72,7 @@ class Filler(ChainFiller):
         for part in (
             self.fill_asset,
             self.fill_protocol,
+            self.fill_served_asset,
             lambda s: self.fill_pool(s, draft),
             self.fill_wallet,
         ):
@@ -108,6 +116,13 @@ class Filler(ChainFiller):
         self.fill_vault_asset(step, chain)
         if step.action == "swap":
             self.fill_target_asset(step, chain)
+
+    def fill_served_asset(self, step: Step) -> None:
+        """A protocol that takes one token for an action refuses any other ("stake usdc with lido")."""
+        served = _SERVED_ASSETS.get((step.protocol or "", step.action))
+        if served is not None and step.asset is not None and step.asset not in served:
+            names = " or ".join(sorted(served))
+            self.outcome.refuse(f"{step.protocol} takes only {names} to {step.action}, not {step.asset}.")
 
     def fill_vault_asset(self, step: Step, chain: str) -> None:
         if step.vault_address is None:

@@ -133,7 +133,9 @@ def find_request(text: str, universe: AssetUniverse) -> Message:
     pasted material is its own request, unchanged."""
     lines = seen_lines(text)
     if len(lines) <= 1 and not any(line.item or line.struck for line in lines):
-        return Message(text)
+        message = Message(text)
+        _told(text, universe, message.stated)
+        return message
     blocks = _blocks(lines)
     for block in blocks:
         block.kinds = _kinds(block.lines, universe)
@@ -160,6 +162,7 @@ def find_request(text: str, universe: AssetUniverse) -> Message:
     message = Message("\n".join(request_lines), context=context)
     message.set_aside = _describe(kinds_aside)
     message.stated = _screen(blocks, universe)
+    _told(message.request, universe, message.stated)
     return _pointed(message, blocks, universe)
 
 
@@ -473,3 +476,41 @@ def _chain_in(text: str, universe: AssetUniverse) -> str | None:
             if found is not None:
                 return found
     return None
+
+
+# "I have 2000 usdc on optimism", "i've got 1.3 ETH there", "holding 5k dai on base": a balance told.
+_TOLD: Final = re.compile(
+    r"\b(?:i\s+have|i've\s+got|i\s+got|ive\s+got|i\s+hold|i'm\s+holding|im\s+holding|holding|i\s+own|"
+    r"i\s+am\s+having|i'm\s+having|there(?:'s|\s+is)|i\s+still\s+have)\s+(?:about\s+|around\s+|like\s+)?"
+    r"(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k|m)?\s+(?P<asset>[a-z][a-z0-9.]*)"
+    r"(?:\s+(?:sitting\s+|left\s+)?(?:on|in)\s+(?P<chain>[a-z][a-z ]{1,20}?))?(?=[\s.,;!?)]|$)",
+    re.IGNORECASE,
+)
+
+
+def _told(text: str, universe: AssetUniverse, stated: dict[str, dict[str, Decimal]]) -> None:
+    """Balances the request tells ("I have 2000 usdc on optimism"), as a wallet screen states them: a
+    share of that token on that chain ("half to eth and the other half to wbtc") is a share of it."""
+    aliases = universe.chain_aliases()
+    for match in _TOLD.finditer(text):
+        chain_words = (match.group("chain") or "").lower().split()
+        chain = next(
+            (
+                aliases[" ".join(chain_words[:size])]
+                for size in (3, 2, 1)
+                if " ".join(chain_words[:size]) in aliases
+            ),
+            None,
+        )
+        if chain is None:
+            continue
+        asset = universe.asset_on(chain, match.group("asset"))
+        if asset is None:
+            continue
+        try:
+            amount = Decimal(match.group("amount").replace(",", ""))
+        except InvalidOperation:
+            continue
+        scale = (match.group("scale") or "").lower()
+        amount *= {"k": 1000, "m": 1_000_000}.get(scale, 1)
+        stated.setdefault(chain, {}).setdefault(asset, amount)

@@ -19,6 +19,27 @@ _MENTION: Final = re.compile(
 )
 
 
+# Words people use for a contract, said right before an address ("the uniswap router 0x...", "the CA"):
+# tokens sent to a contract are kept by it, whichever contract it is.
+_CONTRACT_WORDS: Final = frozenset(
+    {"router", "contract", "ca", "pool", "vault", "spokepool", "messenger", "bridge", "factory", "proxy"}
+)
+
+
+def called_a_contract(request: IntentRequest, address: str) -> str | None:
+    """The word the message calls `address` by, when it calls it a contract (up to three words before it)."""
+    prompt, _ = split_answers(request.prompt)
+    lowered = prompt.lower()
+    at = lowered.find(address.lower())
+    while at >= 0:
+        before = [match.group() for match in re.finditer(r"[a-z]+", lowered[max(0, at - 60) : at])][-3:]
+        found = next((word for word in before if word in _CONTRACT_WORDS), None)
+        if found is not None:
+            return found
+        at = lowered.find(address.lower(), at + 1)
+    return None
+
+
 def mentions(request: IntentRequest) -> list[str]:
     """Every address written in the prompt, its clarification answers and the user's earlier turns."""
     prompt, pairs = split_answers(request.prompt)
@@ -44,6 +65,25 @@ def refused_payee(response: IntentResponse, request: IntentRequest, universe: As
             problem = universe.recipient_problem(chain, address)
             if problem is not None:
                 return problem
+        called = called_a_contract(request, intent.recipient)
+        if called is not None:
+            return (
+                f"you call {intent.recipient} a {called}: a contract keeps what is sent to it directly, so the "
+                "tokens would be lost"
+            )
+    for intent in response.intents:
+        chain = intent.chain or intent.from_chain
+        trusted = (
+            intent.vault_address is None
+            or chain not in universe.chain_slugs()
+            or universe.vault_underlying(chain or "", intent.vault_address) is not None
+        )
+        if not trusted:
+            return (
+                f"{intent.vault_address} is not a vault or protocol contract this service trusts on "
+                f"{chain}: letting it {'spend' if intent.action == 'approve' else 'take'} your tokens "
+                "could lose them"
+            )
     addresses = [(f"wallets[{i}]", wallet.address) for i, wallet in enumerate(request.wallets)]
     addresses += [("your message", m) for m in written]
     pair = lookalike(addresses)

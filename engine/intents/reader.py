@@ -557,7 +557,17 @@ class _Reader:
     def asset(self, index: int, symbol: str) -> None:
         draft = self.draft
         self.used.add(index)
-        if self.pending is not None:
+        if (
+            self.pending is not None
+            and draft.action is None
+            and self.prep in ("to", "into")
+            and self.pending.kind in ("fraction", "max")
+            and draft.to_asset is None
+        ):
+            # "half to eth": a share of something said elsewhere goes to eth; eth is no amount's token.
+            draft.to_asset = symbol
+            draft.loose_amount = self.take_pending()
+        elif self.pending is not None:
             target_like = self.prep in ("to", "for")
             draft.items.append(Item(symbol, self.take_pending(), target_like=target_like))
         elif symbol == self.kept_asset:

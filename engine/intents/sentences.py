@@ -36,6 +36,24 @@ _CONFIRMING: Final = frozenset(
     execute run then fine alright let's lets gawin mo na po
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
+# First words of a sentence that change the request said before it ("Actually no, leave it.").
+_AMENDING: Final = frozenset(
+    {
+        "actually",
+        "no",
+        "nah",
+        "nope",
+        "wait",
+        "sorry",
+        "sry",
+        "cancel",
+        "scratch",
+        "forget",
+        "nvm",
+        "nevermind",
+    }
+    | {"never", "oops", "correction", "make", "change", "instead", "rather", "but", "don't", "dont"}
+)
 _CONFIRMING_VERBS: Final = frozenset({"do", "go", "proceed", "execute", "run", "gawin"})
 
 
@@ -73,6 +91,10 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
     if len(parts) <= 1:
         return Focus(text)
     sentences = [_read(part, lexicon) for part in parts]
+    for at, sentence in enumerate(sentences):
+        words = [lexeme.text for lexeme in sentence.lexemes if lexeme.kind != "punct"]
+        if words and words[0] in _AMENDING and any(s.content for s in sentences[:at]):
+            sentence.content = True  # "... Actually no, leave it.": it changes the request before it
     talk = [s for s in sentences if not s.content and not s.confirms]
     if not any(s.question for s in sentences) and not talk:
         return Focus(text)

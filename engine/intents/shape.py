@@ -373,6 +373,12 @@ def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tup
     for phrase in _starting(_RESETS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) == phrase:
             return len(phrase), [mark("reset")]
+    if _texts(lexemes, index, 2) in (("leave", "it"), ("leave", "that"), ("skip", "it")) and all(
+        lexeme.kind == "punct" for lexeme in lexemes[index + 2 :]
+    ):
+        return len(lexemes) - index, [
+            mark("reset")
+        ]  # "..., actually no, leave it": nothing is asked any more
     for phrase in _starting(_CORRECTIONS, lexemes, index):
         if _texts(lexemes, index, len(phrase)) != phrase:
             continue

@@ -28,6 +28,10 @@ def swaps_into(draft: Draft) -> bool:
     return draft.action == "swap" or draft.verb in LEAVING
 
 
+# Nouns that name a debt ("close my usdc borrow", "exit the loan").
+_DEBT_WORDS: Final = frozenset({"borrow", "borrows", "loan", "loans", "debt", "debts", "borrowing", "short"})
+
+
 def settle_action(draft: Draft) -> None:
     """Settle verbs whose action depends on the rest of the clause (in place)."""
     verb = draft.verb
@@ -58,6 +62,10 @@ def settle_action(draft: Draft) -> None:
         _target(draft, verb)
     if verb == "cash out" and draft.protocol is not None:
         draft.action = "withdraw"
+    if verb in LEAVING and draft.action == "withdraw" and set(draft.text.split()) & _DEBT_WORDS:
+        # "close my aave usdc borrow": a debt is closed by repaying it, all of it unless an amount is said.
+        draft.action = "repay"
+        draft.unread = [run for run in draft.unread if run.text not in _DEBT_WORDS]
     if verb in LEAVING and draft.to_asset is not None and draft.protocol is None and len(draft.items) == 1:
         draft.action, draft.liquidity = "swap", False
     elif verb in LEAVING and draft.to_asset is not None and draft.protocol is not None:

@@ -166,10 +166,10 @@ def test_a_trusted_vault_fixes_the_chain_and_takes_no_protocol() -> None:
     ]
 
 
-def test_an_untrusted_vault_is_kept_and_flagged_for_the_planner() -> None:
+def test_an_untrusted_vault_is_refused_naming_it() -> None:
     response = parse(f"deposit 10 usdc into {EVM_C} on base")
-    assert response.intents[0].vault_address == EVM_C
-    assert "trusted" in response.reasoning
+    assert response.intents == () and response.clarifications == ()
+    assert EVM_C in response.reasoning and "trusts" in response.reasoning
 
 
 @pytest.mark.parametrize(
