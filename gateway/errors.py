@@ -13,6 +13,7 @@ from engine.planner import PlanError, RouteExpired
 from engine.simulate import SimulateInvalid
 from gateway.usecases.errors import (
     EngineFailed,
+    Forbidden,
     Invalid,
     NotFound,
     NotRunning,
@@ -138,6 +139,7 @@ def _not_found(exc: BaseException) -> ApiError:
 ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException], ApiError]]] = [
     ((Invalid,), _refused(400, "invalid_request")),
     ((NotFound,), _not_found),
+    ((Forbidden,), _refused(403, "scope_forbidden")),
     ((Unwatchable,), _refused(422, "unwatchable")),
     ((QuotaExceeded,), _refused(429, "agent_quota_exceeded")),
     ((NotRunning,), _refused(503, "service_not_configured")),

@@ -28,6 +28,10 @@ class NotFound(Refused):
         self.resource = resource
 
 
+class Forbidden(Refused):
+    """The caller's key lacks a scope the operation needs (403 scope_forbidden)."""
+
+
 class Unwatchable(Refused):
     """A plain-English agent request compiles to nothing that can be watched (422)."""
 

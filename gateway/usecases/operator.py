@@ -32,7 +32,7 @@ from gateway.operator_models import (
     UsageBar,
     UsageSeries,
 )
-from gateway.usecases.errors import Invalid, NotFound
+from gateway.usecases.errors import Forbidden, Invalid, NotFound
 from gateway.versioning import COST_PER_CALL
 from storage import Database, accounts
 from storage import operator as store
@@ -95,7 +95,19 @@ async def list_keys(db: Database, activity: KeyActivity, principal: Principal) -
 
 async def revoke_key(db: Database, auth: Authenticator, principal: Principal, key_id: str) -> KeyRevoked:
     """Revoke one of the tenant's keys (the caller's own included). NotFound for another tenant's or an
-    unknown id; revoking a revoked key answers its first revocation time."""
+    unknown id; Forbidden unless the caller's key holds every scope of the key it revokes (a narrower key
+    would otherwise take a broader one away); revoking a revoked key answers its first revocation time."""
+    held = await db.read(store.tenant_keys, principal.tenant_id)
+    target = next((k for k in held if k.id == key_id), None)
+    if target is None:
+        raise NotFound("key", "No API key with this id exists for your tenant.")
+    lacking = [scope for scope in target.scopes if scope not in principal.scopes]
+    if lacking:
+        named = ", ".join(f"`{scope}`" for scope in lacking)
+        raise Forbidden(
+            f"This API key lacks the {named} scope{'s' if len(lacking) > 1 else ''} of the key it would "
+            "revoke; revoke it with a key that holds every scope it holds."
+        )
     at = wall_ms()
     outcome = await db.run(store.revoke_tenant_key, principal.tenant_id, key_id, at)
     if outcome is None:

@@ -94,6 +94,35 @@ async def test_keys_list_last_use_and_revoke_only_the_tenants_own(settings: Sett
     assert next(k for k in after if k["id"] == other_id)["revoked_at"] == revoked.json()["revoked_at"]
 
 
+async def test_a_key_revokes_only_keys_whose_every_scope_it_holds(settings: Settings) -> None:
+    async with serving(settings) as (svc, client):  # the client's key holds plan and agents
+        narrow = make_key(svc.services, "acme", tier="high", scopes=("agents",))
+        broad = make_key(svc.services, "acme", tier="high", scopes=("plan", "agents"))
+        peer = make_key(svc.services, "acme", tier="high", scopes=("agents",))
+        async with svc.client(narrow) as narrow_client, svc.client(broad) as broad_client:
+            ids = {}
+            for key, name in ((narrow, "narrow"), (broad, "broad"), (peer, "peer")):
+                async with svc.client(key) as owner:
+                    ids[name] = next(
+                        k["id"] for k in (await owner.get("/keys")).json()["keys"] if k["current"]
+                    )
+            refused = await narrow_client.post(f"/keys/{ids['broad']}/revoke")
+            broad_still = await broad_client.get("/meta")
+            listed = (await client.get("/keys")).json()["keys"]
+            peer_revoked = await narrow_client.post(f"/keys/{ids['peer']}/revoke")
+            broad_revoked = await client.post(f"/keys/{ids['broad']}/revoke")
+            broad_after = await broad_client.get("/meta")
+    assert refused.status_code == 403
+    error = refused.json()
+    assert error["error"] == "scope_forbidden" and "`plan`" in error["friendly_message"]
+    assert set(error) == {"error", "friendly_message", "issues"}
+    assert broad_still.status_code == 200
+    assert next(k for k in listed if k["id"] == ids["broad"]).get("revoked_at") is None
+    assert peer_revoked.status_code == 200  # the same scopes: allowed
+    assert broad_revoked.status_code == 200  # plan and agents: covers the broad key
+    assert broad_after.status_code == 401
+
+
 async def test_deliveries_show_attempts_filter_replay_and_reenable(settings: Settings) -> None:
     settings = settings.model_copy(update={"role": "api"})
     async with serving(settings) as (svc, client):
