@@ -95,6 +95,12 @@ async function openStream() {
   } catch (error) {
     if (controller.signal.aborted) return;
     if (error instanceof ApiFailure && error.status === 401) return;
+    if (error instanceof ApiFailure && error.status === 403) {
+      // A key without the agents scope never gets the stream: say so once instead of retrying.
+      liveStatus("no live events (key lacks agents)", "offline");
+      $("live-status").title = describe(error);
+      return;
+    }
     $("live-status").title = describe(error);
   }
   if (controller.signal.aborted) return;
