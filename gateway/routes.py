@@ -283,6 +283,18 @@ def routes() -> list[Route]:
         ),
         Route(
             "POST",
+            "/keys",
+            dashboard_api.create_key,
+            "Create an API key for the caller's tenant with scopes the calling key holds; the key is "
+            "returned this once.",
+            scope="agents",
+            body_model=operator_models.KeyCreateBody,
+            response_model=operator_models.KeyCreated,
+            success_status=201,
+            error_statuses=(400, 401, 403, 429, 503),
+        ),
+        Route(
+            "POST",
             "/keys/<key_id>/revoke",
             dashboard_api.revoke_key,
             "Revoke one of the tenant's API keys; repeating it answers the first revocation.",
@@ -301,9 +313,42 @@ def routes() -> list[Route]:
         ),
         Route(
             "GET",
+            "/agent-overview",
+            dashboard_api.agent_overview,
+            "The tenant's agents newest first, filtered as GET /agents, searched and paged, each with its "
+            "state now (armed, holding, baseline, degraded, paused, scheduled), last reading and last event.",
+            scope="agents",
+            query_model=operator_models.AgentOverviewQuery,
+            response_model=operator_models.AgentOverview,
+            error_statuses=(400, 401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/events",
+            dashboard_api.search_events,
+            "The tenant's events newest first, filtered by type and agent, searched and paged, each with "
+            "its deliveries counted by state.",
+            scope="agents",
+            query_model=operator_models.EventSearchQuery,
+            response_model=operator_models.EventSearchPage,
+            error_statuses=(400, 401, 403, 429, 503),
+        ),
+        Route(
+            "GET",
+            "/events/<event_id>",
+            dashboard_api.get_event,
+            "One event: the pull-rail item, the exact JSON body pushed to receivers, and its deliveries "
+            "with their attempts.",
+            scope="agents",
+            response_model=operator_models.EventDetail,
+            error_statuses=(401, 403, 404, 429, 503),
+        ),
+        Route(
+            "GET",
             "/deliveries",
             dashboard_api.list_deliveries,
-            "The tenant's webhook deliveries, newest first, filtered, each with its latest attempts.",
+            "The tenant's webhook deliveries, newest first, filtered, searched and paged, each with its "
+            "latest attempts.",
             scope="agents",
             query_model=operator_models.DeliveriesQuery,
             response_model=operator_models.DeliveryList,
@@ -326,6 +371,17 @@ def routes() -> list[Route]:
             scope="agents",
             response_model=operator_models.EndpointHealthList,
             error_statuses=(401, 403, 429, 503),
+        ),
+        Route(
+            "POST",
+            "/webhook-endpoints/<endpoint_id>/rotate-secret",
+            dashboard_api.rotate_endpoint_secret,
+            "Give an endpoint a new signing secret, returned this once; the replaced secret keeps signing "
+            "beside it for `previous_valid_s` seconds (default a day, 0 stops it at once).",
+            scope="agents",
+            query_model=operator_models.RotateQuery,
+            response_model=operator_models.SecretRotated,
+            error_statuses=(400, 401, 403, 404, 429, 503),
         ),
         Route(
             "POST",

@@ -170,6 +170,9 @@ _last_checked = sa.case(
     ),
     else_=_checked,
 ).label("last_checked_at")
+# When the edge state shown was written. A watcher holding agents writes an agent's state only when it
+# changes (a crossing, a re-arm, a baseline), so this can be older than last_checked_at.
+EDGE_WRITTEN_AT = _checked.label("edge_written_at")
 _AGENT_COLUMNS = [c for c in agents.c if c.name not in ("last_checked_at", "edge_state")] + [
     _edge_state,
     _last_checked,

@@ -1,26 +1,18 @@
 """What an operator's view reads and the few repairs it makes, over the existing tables: credit use per
-time bucket, a tenant's own keys, deliveries with their attempts, replaying one delivery and re-enabling a
-disabled endpoint. Every function is scoped by tenant id: another tenant's rows are never seen or moved."""
+time bucket, a tenant's own keys, replaying one delivery and re-enabling a disabled endpoint (the
+searchable listings are storage.listings). Every function is scoped by tenant id: another tenant's rows
+are never seen or moved."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from storage.events import DEAD, DELIVERED, ENDPOINT_ACTIVE, ENDPOINT_DISABLED, QUEUED
 from storage.passes import logged_edges, logged_for
-from storage.schema import (
-    agents,
-    api_keys,
-    credit_ledger,
-    deliveries,
-    delivery_attempts,
-    events,
-    webhook_endpoints,
-)
+from storage.schema import agents, api_keys, credit_ledger, deliveries, webhook_endpoints
 
 
 @dataclass(frozen=True)
@@ -39,32 +31,6 @@ class TenantKey:
     scopes: tuple[str, ...]
     created_at: int
     revoked_at: int | None
-
-
-@dataclass(frozen=True)
-class Attempt:
-    attempt: int
-    at: int
-    outcome: str
-    status_code: int | None
-    latency_ms: int | None
-    error: str | None
-
-
-@dataclass(frozen=True)
-class Delivery:
-    id: str
-    event_id: str
-    event_type: str
-    agent_id: str
-    endpoint_id: str
-    endpoint_url: str
-    state: str
-    attempts_made: int
-    next_attempt_at: int | None
-    created_at: int
-    updated_at: int
-    attempts: list[Attempt] = field(default_factory=list)
 
 
 def usage_buckets(conn: Connection, tenant_id: str, since: int, bucket_ms: int) -> list[UsageBucket]:
@@ -108,68 +74,6 @@ def revoke_tenant_key(conn: Connection, tenant_id: str, key_id: str, at: int) ->
         return False
     conn.execute(sa.update(api_keys).where(*owned).values(revoked_at=at))
     return True
-
-
-def list_deliveries(
-    conn: Connection,
-    tenant_id: str,
-    *,
-    state: str | None,
-    endpoint_id: str | None,
-    event_type: str | None,
-    limit: int,
-    attempts_each: int,
-) -> list[Delivery]:
-    """The tenant's deliveries, newest first, filtered, each with its latest `attempts_each` attempts
-    (newest first). `next_attempt_at` is only set while the delivery is queued."""
-    query = (
-        sa.select(
-            deliveries,
-            events.c.type.label("event_type"),
-            events.c.agent_id,
-            webhook_endpoints.c.url.label("endpoint_url"),
-        )
-        .join(events, events.c.id == deliveries.c.event_id)
-        .join(webhook_endpoints, webhook_endpoints.c.id == deliveries.c.endpoint_id)
-        .where(deliveries.c.tenant_id == tenant_id)
-        .order_by(deliveries.c.created_at.desc(), deliveries.c.id.desc())
-        .limit(limit)
-    )
-    if state is not None:
-        query = query.where(deliveries.c.state == state)
-    if endpoint_id is not None:
-        query = query.where(deliveries.c.endpoint_id == endpoint_id)
-    if event_type is not None:
-        query = query.where(events.c.type == event_type)
-    rows = list(conn.execute(query))
-    attempts: dict[str, list[Attempt]] = defaultdict(list)
-    if rows:
-        attempt_rows = conn.execute(
-            sa.select(delivery_attempts)
-            .where(delivery_attempts.c.delivery_id.in_([r.id for r in rows]))
-            .order_by(delivery_attempts.c.at.desc(), delivery_attempts.c.id.desc())
-        )
-        for a in attempt_rows:
-            kept = attempts[a.delivery_id]
-            if len(kept) < attempts_each:
-                kept.append(Attempt(a.attempt, a.at, a.outcome, a.status_code, a.latency_ms, a.error))
-    return [
-        Delivery(
-            id=r.id,
-            event_id=r.event_id,
-            event_type=r.event_type,
-            agent_id=r.agent_id,
-            endpoint_id=r.endpoint_id,
-            endpoint_url=r.endpoint_url,
-            state=r.state,
-            attempts_made=r.attempts,
-            next_attempt_at=r.next_attempt_at if r.state == QUEUED else None,
-            created_at=r.created_at,
-            updated_at=r.updated_at,
-            attempts=attempts[r.id],
-        )
-        for r in rows
-    ]
 
 
 def replay_delivery(conn: Connection, tenant_id: str, delivery_id: str, now: int) -> str:
@@ -217,6 +121,8 @@ class EndpointHealth:
     status: str
     failure_streak: int
     disabled_at: int | None
+    created_at: int
+    previous_expires_at: int | None
 
 
 def endpoint_health(conn: Connection, tenant_id: str) -> list[EndpointHealth]:
@@ -229,6 +135,8 @@ def endpoint_health(conn: Connection, tenant_id: str) -> list[EndpointHealth]:
             webhook_endpoints.c.status,
             webhook_endpoints.c.consecutive_dead,
             webhook_endpoints.c.disabled_at,
+            webhook_endpoints.c.created_at,
+            webhook_endpoints.c.previous_expires_at,
         )
         .where(
             webhook_endpoints.c.tenant_id == tenant_id,
@@ -237,7 +145,10 @@ def endpoint_health(conn: Connection, tenant_id: str) -> list[EndpointHealth]:
         .order_by(webhook_endpoints.c.created_at, webhook_endpoints.c.id)
     )
     return [
-        EndpointHealth(r.id, r.url, r.status, r.consecutive_dead, r.disabled_at) for r in conn.execute(query)
+        EndpointHealth(
+            r.id, r.url, r.status, r.consecutive_dead, r.disabled_at, r.created_at, r.previous_expires_at
+        )
+        for r in conn.execute(query)
     ]
 
 

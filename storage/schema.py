@@ -160,6 +160,10 @@ webhook_endpoints = sa.Table(
     sa.Column("consecutive_dead", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("disabled_at", sa.BigInteger, nullable=True),
+    # The secret a rotation replaced, signing beside the new one until it expires (migration 0013).
+    sa.Column("previous_secret_hash", sa.String(64), nullable=True),
+    sa.Column("previous_salt", sa.String(64), nullable=True),
+    sa.Column("previous_expires_at", sa.BigInteger, nullable=True),
 )
 
 deliveries = sa.Table(

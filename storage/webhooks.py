@@ -50,7 +50,8 @@ class EndpointQuotaExceeded(Exception):
 
 @dataclass(frozen=True)
 class Endpoint:
-    """A stored endpoint. `salt` is hex; `secret_hash` is the SHA-256 hex of its signing secret."""
+    """A stored endpoint. `salt` is hex; `secret_hash` is the SHA-256 hex of its signing secret. The
+    `previous_*` fields keep the secret a rotation replaced while it still signs beside the new one."""
 
     id: str
     tenant_id: str
@@ -61,6 +62,9 @@ class Endpoint:
     consecutive_dead: int
     created_at: int
     disabled_at: int | None
+    previous_secret_hash: str | None = None
+    previous_salt: str | None = None
+    previous_expires_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ class AttemptRecord:
 
 @dataclass(frozen=True)
 class Leased:
-    """A delivery leased for one attempt: what the sender needs, and `attempts` made before this one."""
+    """A delivery leased for one attempt: what the sender needs, and `attempts` made before this one.
+    `previous_salt` and `previous_secret_hash` are set while a rotated-out secret still signs."""
 
     delivery_id: str
     endpoint_id: str
@@ -91,6 +96,8 @@ class Leased:
     secret_hash: str
     attempts: int
     event: Event
+    previous_salt: str | None = None
+    previous_secret_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +136,9 @@ def _endpoint(row: sa.Row[Any]) -> Endpoint:
         consecutive_dead=row.consecutive_dead,
         created_at=row.created_at,
         disabled_at=row.disabled_at,
+        previous_secret_hash=row.previous_secret_hash,
+        previous_salt=row.previous_salt,
+        previous_expires_at=row.previous_expires_at,
     )
 
 
@@ -212,6 +222,39 @@ def delete_endpoint(conn: Connection, tenant_id: str, endpoint_id: str, at: int)
         return False
     _close_queued(conn, endpoint_id, at)
     return True
+
+
+def rotate_secret(
+    conn: Connection,
+    tenant_id: str,
+    endpoint_id: str,
+    secret_hash: str,
+    salt: str,
+    previous_until: int | None,
+) -> Endpoint | None:
+    """Give the tenant's endpoint a new secret (its hash and salt). With `previous_until` (epoch-ms) the
+    secret replaced keeps signing beside the new one until then; without it, it stops at once. A secret
+    replaced earlier that was still signing is dropped: at most two secrets sign. None when the tenant
+    has no such endpoint (unknown, deleted, or another tenant's)."""
+    owned = sa.and_(_visible(tenant_id), webhook_endpoints.c.id == endpoint_id)
+    current = conn.execute(
+        sa.select(webhook_endpoints.c.secret_hash, webhook_endpoints.c.salt).where(owned).with_for_update()
+    ).first()
+    if current is None:
+        return None
+    keep = previous_until is not None
+    conn.execute(
+        sa.update(webhook_endpoints)
+        .where(owned)
+        .values(
+            secret_hash=secret_hash,
+            salt=salt,
+            previous_secret_hash=current.secret_hash if keep else None,
+            previous_salt=current.salt if keep else None,
+            previous_expires_at=previous_until,
+        )
+    )
+    return get_endpoint(conn, tenant_id, endpoint_id)
 
 
 def list_attempts(conn: Connection, tenant_id: str, endpoint_id: str, limit: int) -> list[AttemptRecord]:
@@ -321,6 +364,9 @@ def lease_due(
             webhook_endpoints.c.url,
             webhook_endpoints.c.salt,
             webhook_endpoints.c.secret_hash,
+            webhook_endpoints.c.previous_salt,
+            webhook_endpoints.c.previous_secret_hash,
+            webhook_endpoints.c.previous_expires_at,
             events,
         )
         .join(webhook_endpoints, webhook_endpoints.c.id == deliveries.c.endpoint_id)
@@ -337,10 +383,19 @@ def lease_due(
             secret_hash=row.secret_hash,
             attempts=row.attempts,
             event=event_from_row(row),
+            **_previous_secret(row, now),
         )
         for row in conn.execute(details)
     ]
     return LeaseRound(leased, waiting)
+
+
+def _previous_secret(row: sa.Row[Any], now: int) -> dict[str, str]:
+    """The rotated-out secret of a leased row's endpoint while it still signs (its expiry not reached)."""
+    until = row.previous_expires_at
+    if until is None or until <= now or row.previous_salt is None or row.previous_secret_hash is None:
+        return {}
+    return {"previous_salt": row.previous_salt, "previous_secret_hash": row.previous_secret_hash}
 
 
 def lock_endpoints(conn: Connection, endpoint_ids: Collection[str]) -> dict[str, list[Any]]:

@@ -3,6 +3,7 @@ files themselves. The page keeps the API key in sessionStorage and sends it as a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from quart import Response, abort, send_from_directory
@@ -30,9 +31,16 @@ async def _file(name: str) -> Response:
     return response
 
 
+# The page's areas, each at its own URL (/dashboard/<area>); the page reads the URL and shows that area.
+AREAS = frozenset({"account", "agents", "events", "deliveries", "webhooks", "plans"})
+# /dashboard/events/<event id>: one event's page.
+EVENT_PAGE = re.compile(r"events/evt_[0-9A-HJKMNP-TV-Z]{26}")
+
+
 def install_dashboard(app: QuartTrio) -> None:
-    """Add GET /dashboard (the page), GET /dashboard/<file> (its scripts, styles and icon) and
-    GET /favicon.ico (the same icon, for browsers and tools that ask the root for it)."""
+    """Add GET /dashboard and GET /dashboard/<area> (the page, which shows the area its URL names),
+    GET /dashboard/<file> (its scripts, styles and icon) and GET /favicon.ico (the same icon, for
+    browsers and tools that ask the root for it)."""
 
     @app.get("/dashboard")
     async def dashboard() -> Response:
@@ -40,6 +48,8 @@ def install_dashboard(app: QuartTrio) -> None:
 
     @app.get("/dashboard/<path:name>")
     async def dashboard_file(name: str) -> Response:
+        if name in AREAS or EVENT_PAGE.fullmatch(name):
+            return await _file("index.html")
         if name not in SHIPPED:
             abort(404)
         return await _file(name)

@@ -21,8 +21,10 @@ _READ_ONLY = frozenset({"GET"})
 _DESTRUCTIVE = frozenset({"DELETE"})
 _IDEMPOTENT = frozenset({"GET", "DELETE"})
 # Routes that are not tools: a live event stream never ends, and a tool call answers once. Dashboards
-# subscribe to it over SSE (streams); MCP clients page through the `list_events` tool instead.
-NOT_TOOLS = frozenset({("GET", "/agent-events/stream")})
+# subscribe to it over SSE (streams); MCP clients page through the `list_events` tool instead. Creating an
+# API key hands out a credential for the whole API; a model's transcript is no place for one, so keys are
+# made by a person, in the dashboard or with the CLI.
+NOT_TOOLS = frozenset({("GET", "/agent-events/stream"), ("POST", "/keys")})
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The operator's view of one tenant, as the dashboard reads it: account (balance, usage over time, rate
-tier, recent 429s), keys (list, revoke), deliveries with their attempts (list, replay) and re-enabling a
-disabled endpoint. Every call is scoped to the caller's tenant; another tenant's id answers not found."""
+tier, recent 429s), keys (list, create, revoke), replaying a delivery, endpoint health and re-enabling a
+disabled endpoint (the searchable listings are gateway.usecases.listings). Every call is scoped to the
+caller's tenant; another tenant's id answers not found."""
 
 from __future__ import annotations
 
@@ -10,36 +11,35 @@ from typing import Any
 
 from engine.limits import RATE_TIERS
 from gateway.activity import KeyActivity
-from gateway.auth import Authenticator, Principal
+from gateway.auth import SCOPES, Authenticator, Principal
 from gateway.operator_models import (
     USAGE_SPANS,
     AccountResponse,
-    DeliveriesQuery,
-    DeliveryAttemptOut,
-    DeliveryList,
-    DeliveryOut,
     DeliveryReplayed,
     EndpointEnabled,
     EndpointHealthList,
     EndpointHealthOut,
+    KeyCreateBody,
+    KeyCreated,
     KeyList,
     KeyOut,
     KeyRevoked,
     RateOut,
     ReadingList,
     ReadingOut,
+    RecentAttemptOut,
     RefusalOut,
     UsageBar,
     UsageSeries,
 )
 from gateway.usecases.errors import Forbidden, Invalid, NotFound
+from gateway.usecases.listings import plain_decimal
 from gateway.versioning import COST_PER_CALL
 from storage import Database, accounts
 from storage import operator as store
+from storage import webhooks as endpoint_store
 from storage.clock import wall_ms
 
-# Attempts shown per delivery: the contract's retry schedule makes at most 5 per cycle.
-ATTEMPTS_PER_DELIVERY = 10
 # Recent refusals shown.
 REFUSALS_SHOWN = 20
 
@@ -118,38 +118,6 @@ async def revoke_key(db: Database, auth: Authenticator, principal: Principal, ke
     return KeyRevoked(id=key_id, revoked_at=revoked_at if revoked_at is not None else at)
 
 
-async def list_deliveries(db: Database, tenant_id: str, query: DeliveriesQuery) -> DeliveryList:
-    rows = await db.read(
-        lambda conn: store.list_deliveries(
-            conn,
-            tenant_id,
-            state=query.state,
-            endpoint_id=query.endpoint_id,
-            event_type=query.event_type,
-            limit=query.limit,
-            attempts_each=ATTEMPTS_PER_DELIVERY,
-        )
-    )
-    return DeliveryList(
-        deliveries=[
-            DeliveryOut(
-                id=d.id,
-                event_id=d.event_id,
-                event_type=d.event_type,
-                agent_id=d.agent_id,
-                endpoint_id=d.endpoint_id,
-                endpoint_url=d.endpoint_url,
-                state=d.state,
-                attempts_made=d.attempts_made,
-                next_attempt_at=d.next_attempt_at,
-                created_at=d.created_at,
-                attempts=[DeliveryAttemptOut(**vars(a)) for a in d.attempts],
-            )
-            for d in rows
-        ]
-    )
-
-
 async def replay_delivery(db: Database, tenant_id: str, delivery_id: str) -> DeliveryReplayed:
     """Queue the delivery for the outbox's next tick. NotFound for another tenant's or an unknown id;
     Invalid when its endpoint is disabled or deleted (nothing would be sent)."""
@@ -174,9 +142,79 @@ async def enable_endpoint(db: Database, tenant_id: str, endpoint_id: str) -> End
     return EndpointEnabled(id=endpoint_id, status=status)
 
 
+async def create_key(db: Database, principal: Principal, body: KeyCreateBody) -> KeyCreated:
+    """A new key of the caller's tenant (and tier) with the scopes asked for; the key is in the answer
+    only. Forbidden when the calling key lacks one of them: a key never makes a broader one."""
+    scopes = tuple(scope for scope in SCOPES if scope in body.scopes)
+    lacking = [scope for scope in scopes if scope not in principal.scopes]
+    if lacking:
+        named = ", ".join(f"`{scope}`" for scope in lacking)
+        raise Forbidden(
+            f"This API key lacks the {named} scope{'s' if len(lacking) > 1 else ''} it would grant; create "
+            "the key with a key that holds every scope it asks for.",
+            [("scopes", f"not held by the calling key: {', '.join(lacking)}")],
+        )
+
+    def create(conn: Any) -> tuple[str, accounts.ApiKey]:
+        tenant = accounts.get_tenant(conn, principal.tenant_id)
+        if tenant is None:  # the caller's own tenant was just authenticated
+            raise NotFound("tenant", "The tenant of this API key no longer exists.")
+        return accounts.create_key(conn, tenant, scopes)
+
+    plaintext, record = await db.run(create)
+    key = KeyOut(
+        id=record.id,
+        prefix=record.prefix,
+        scopes=list(record.scopes),
+        created_at=record.created_at,
+        current=False,
+    )
+    return KeyCreated(key=key, api_key=plaintext)
+
+
+# Attempts shown per endpoint in its health.
+RECENT_ATTEMPTS = 5
+
+
 async def endpoint_health(db: Database, tenant_id: str) -> EndpointHealthList:
-    rows = await db.read(store.endpoint_health, tenant_id)
-    return EndpointHealthList(endpoints=[EndpointHealthOut(**vars(row)) for row in rows])
+    """The tenant's endpoints with their failure streak, their latest attempts and, while a rotated-out
+    secret still signs, until when."""
+
+    def read(conn: Any) -> list[tuple[store.EndpointHealth, list[endpoint_store.AttemptRecord]]]:
+        return [
+            (row, endpoint_store.list_attempts(conn, tenant_id, row.id, RECENT_ATTEMPTS))
+            for row in store.endpoint_health(conn, tenant_id)
+        ]
+
+    now = wall_ms()
+    out = []
+    for row, attempts in await db.read(read):
+        previous = row.previous_expires_at
+        out.append(
+            EndpointHealthOut(
+                id=row.id,
+                url=row.url,
+                status=row.status,
+                failure_streak=row.failure_streak,
+                disabled_at=row.disabled_at,
+                created_at=row.created_at,
+                previous_secret_expires_at=previous if previous is not None and previous > now else None,
+                recent_attempts=[
+                    RecentAttemptOut(
+                        delivery_id=a.delivery_id,
+                        event_id=a.event_id,
+                        attempt=a.attempt,
+                        at=a.at,
+                        outcome=a.outcome,
+                        status_code=a.status_code,
+                        latency_ms=a.latency_ms,
+                        error=a.error,
+                    )
+                    for a in attempts
+                ],
+            )
+        )
+    return EndpointHealthList(endpoints=out)
 
 
 async def readings(db: Database, tenant_id: str) -> ReadingList:
@@ -187,5 +225,5 @@ async def readings(db: Database, tenant_id: str) -> ReadingList:
         # Edge states are engine JSON with decimals as strings (engine.agents.edges.EdgeState).
         value = json.loads(row.edge_state, parse_float=Decimal).get("last_value")
         if value is not None:
-            out.append(ReadingOut(agent_id=row.agent_id, value=str(value), at=row.at))
+            out.append(ReadingOut(agent_id=row.agent_id, value=plain_decimal(value), at=row.at))
     return ReadingList(readings=out)

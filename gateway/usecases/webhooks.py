@@ -1,4 +1,5 @@
-"""Webhook endpoints, the use case: create, list, delete, and read an endpoint's attempt history.
+"""Webhook endpoints, the use case: create, rotate the signing secret, list, delete, and read an endpoint's
+attempt history.
 
 The signing secret is derived from the master key, the endpoint id and a random salt stored beside its
 hash (DESIGN: webhook signing secrets); it is returned by create once and never stored. Another tenant's
@@ -58,6 +59,29 @@ async def create_endpoint(
         ENDPOINT_QUOTA,
     )
     return {"endpoint": {"id": endpoint.id, "url": endpoint.url}, "signing_secret": secret}
+
+
+async def rotate_secret(
+    db: Database, settings: Settings, tenant_id: str, endpoint_id: str, previous_valid_s: int
+) -> dict[str, Any]:
+    """{endpoint: {id, url}, signing_secret, previous_expires_at?}: a new secret (shown this once) from a
+    new salt; the replaced one keeps signing beside it for `previous_valid_s` seconds (0: it stops now).
+    NotFound for an unknown, deleted, malformed or another tenant's id; MasterKeyError as for create."""
+    if _endpoint_id(endpoint_id) is None:
+        raise _not_found()
+    master_key = await trio.to_thread.run_sync(master_key_for, db, settings)
+    salt = secrets.token_bytes(SALT_BYTES)
+    secret = derive_signing_secret(master_key, endpoint_id, salt)
+    until = wall_ms() + previous_valid_s * 1000 if previous_valid_s > 0 else None
+    endpoint = await db.run(
+        store.rotate_secret, tenant_id, endpoint_id, secret_hash(secret), salt.hex(), until
+    )
+    if endpoint is None:
+        raise _not_found()
+    body: dict[str, Any] = {"endpoint": {"id": endpoint.id, "url": endpoint.url}, "signing_secret": secret}
+    if until is not None:
+        body["previous_expires_at"] = until
+    return body
 
 
 async def list_endpoints(db: Database, tenant_id: str) -> dict[str, Any]:

@@ -178,15 +178,20 @@ async def test_deliveries_show_attempts_filter_replay_and_reenable(settings: Set
 async def test_operator_routes_are_in_the_openapi_document(settings: Settings) -> None:
     async with serving(settings) as (_svc, client):
         paths = (await client.get("/openapi.json")).json()["paths"]
-    for path in (
-        "/account",
-        "/keys",
-        "/keys/{key_id}/revoke",
-        "/deliveries",
-        "/deliveries/{delivery_id}/replay",
-        "/webhook-endpoints/{endpoint_id}/enable",
+    for path, method in (
+        ("/account", "get"),
+        ("/keys", "get"),
+        ("/keys", "post"),
+        ("/keys/{key_id}/revoke", "post"),
+        ("/agent-overview", "get"),
+        ("/events", "get"),
+        ("/events/{event_id}", "get"),
+        ("/deliveries", "get"),
+        ("/deliveries/{delivery_id}/replay", "post"),
+        ("/webhook-endpoints/{endpoint_id}/enable", "post"),
+        ("/webhook-endpoints/{endpoint_id}/rotate-secret", "post"),
     ):
-        assert any(p.endswith(path) for p in paths), path
+        assert any(p.endswith(path) and method in ops for p, ops in paths.items()), (method, path)
 
 
 async def test_agent_readings_show_the_last_stored_value_exactly(settings: Settings) -> None:

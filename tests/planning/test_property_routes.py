@@ -98,6 +98,11 @@ def seeds(wallet: str, steps: list[dict[str, Any]]) -> dict[tuple[str, str], lis
         ("POST", "/deliveries/<delivery_id>/replay"): None,
         ("GET", "/webhook-endpoints/health"): None,
         ("POST", "/webhook-endpoints/<endpoint_id>/enable"): None,
+        ("POST", "/webhook-endpoints/<endpoint_id>/rotate-secret"): None,
+        ("POST", "/keys"): {"scopes": ["agents"]},
+        ("GET", "/agent-overview"): {"q": "eth", "status": "active", "limit": 5},
+        ("GET", "/events"): {"q": "eth", "type": "agent.test", "limit": 5},
+        ("GET", "/events/<event_id>"): None,
     }
     found = {route: [seed] for route, seed in plain.items()}
     found[("POST", "/plan")] = [

@@ -133,7 +133,8 @@ class Outbox:
         self._freed = 0
         self._wake_after = 1
         self._wake: trio.Event | None = None
-        self._secrets: dict[str, str] = {}
+        # Keyed by endpoint and salt: a rotated secret has a new salt, so a cached secret is never stale.
+        self._secrets: dict[tuple[str, str], str | None] = {}
         # Trio times at which retries this process scheduled fall due: the loop wakes for them instead of
         # waiting for the next tick, so a 1-minute retry is not held back by a 2-minute tick.
         self._retries: list[float] = []
@@ -329,6 +330,7 @@ class Outbox:
                 item.event.id,
                 render_body(item.event),
                 secret,
+                also_signed_by=self._previous_secrets(item),
                 resolver=self._resolver,
                 allow_networks=self.settings.allow_networks,
                 ssl_context=self._ssl,
@@ -353,15 +355,24 @@ class Outbox:
 
     def _secret(self, item: Leased) -> str | None:
         """The endpoint's signing secret, re-derived; None when it no longer matches the stored hash."""
-        cached = self._secrets.get(item.endpoint_id)
-        if cached is not None:
-            return cached
-        secret = derive_signing_secret(self._master_key, item.endpoint_id, bytes.fromhex(item.salt))
-        if secret_hash(secret) != item.secret_hash:
-            return None
+        return self._derived(item.endpoint_id, item.salt, item.secret_hash)
+
+    def _previous_secrets(self, item: Leased) -> tuple[str, ...]:
+        """The secret a rotation replaced, while it still signs beside the current one (else none)."""
+        if item.previous_salt is None or item.previous_secret_hash is None:
+            return ()
+        previous = self._derived(item.endpoint_id, item.previous_salt, item.previous_secret_hash)
+        return () if previous is None else (previous,)
+
+    def _derived(self, endpoint_id: str, salt: str, expected_hash: str) -> str | None:
+        key = (endpoint_id, salt)
+        if key in self._secrets:
+            return self._secrets[key]
+        derived = derive_signing_secret(self._master_key, endpoint_id, bytes.fromhex(salt))
+        secret = derived if secret_hash(derived) == expected_hash else None
         if len(self._secrets) >= SECRET_CACHE_SIZE:
             self._secrets.clear()
-        self._secrets[item.endpoint_id] = secret
+        self._secrets[key] = secret
         return secret
 
     async def _write_results(self) -> None:

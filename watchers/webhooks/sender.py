@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -116,8 +116,10 @@ async def send_once(
     wall_clock: Callable[[], float] = time.time,
     pool: ConnectionPool | None = None,
     local_receivers: bool = False,
+    also_signed_by: Sequence[str] = (),
 ) -> Attempt:
-    """POST ``raw_body`` once to ``endpoint_url``, signed with ``secret``; never raises for delivery problems.
+    """POST ``raw_body`` once to ``endpoint_url``, signed with ``secret`` (and with each secret of
+    ``also_signed_by``, a rotated-out secret still signing); never raises for delivery problems.
 
     Delivered means a 2xx status within ``timeout`` seconds (resolution, connection and TLS included).
     Everything else is a failed Attempt saying why. ``clock`` measures latency (trio's clock, so tests run on
@@ -138,7 +140,7 @@ async def send_once(
             endpoint_url,
             event_id,
             raw_body,
-            secret,
+            (secret, *also_signed_by),
             resolver,
             allow_networks,
             context,
@@ -157,7 +159,7 @@ async def _deliver(
     endpoint_url: str,
     event_id: str,
     raw_body: bytes,
-    secret: str,
+    secrets: Sequence[str],
     resolver: Resolver,
     allow_networks: AllowedNetworks,
     context: ssl.SSLContext,
@@ -201,7 +203,7 @@ async def _deliver(
         "User-Agent": USER_AGENT,
         "Accept-Encoding": "identity",
         EVENT_ID_HEADER: event_id,
-        SIGNATURE_HEADER: sign(secret, int(wall_clock()), raw_body),
+        SIGNATURE_HEADER: sign(secrets[0], int(wall_clock()), raw_body, secrets[1:]),
     }
     last_error = _failed(FAILURE_CONNECT, f"{host} has no address to connect to")
     for address in addresses:

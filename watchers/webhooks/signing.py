@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import re
 import time
+from collections.abc import Sequence
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -78,15 +79,17 @@ def signature_hex(secret: str, timestamp: int, raw_body: bytes) -> str:
     return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
 
 
-def sign(secret: str, timestamp: int, raw_body: bytes) -> str:
-    """Return the ``X-Service-Signature`` value ``t=<timestamp>,v1=<hex>`` for a body sent at ``timestamp``.
+def sign(secret: str, timestamp: int, raw_body: bytes, also: Sequence[str] = ()) -> str:
+    """Return the ``X-Service-Signature`` value ``t=<timestamp>,v1=<hex>`` for a body sent at ``timestamp``,
+    with one more ``v1=<hex>`` entry per secret in ``also`` (a rotated-out secret still signing).
 
     Raises TypeError when ``raw_body`` is not bytes and ValueError for a negative timestamp.
     """
     _require_bytes(raw_body)
     if isinstance(timestamp, bool) or not isinstance(timestamp, int) or timestamp < 0:
         raise ValueError("the signature timestamp is a non-negative integer of unix seconds")
-    return f"t={timestamp},{SIGNATURE_SCHEME}={signature_hex(secret, timestamp, raw_body)}"
+    entries = [f"{SIGNATURE_SCHEME}={signature_hex(key, timestamp, raw_body)}" for key in (secret, *also)]
+    return f"t={timestamp}," + ",".join(entries)
 
 
 def verify_signature(

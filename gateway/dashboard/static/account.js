@@ -1,5 +1,6 @@
-// intentgate dashboard, the tenant: credit balance, credits spent over time (an SVG chart drawn here, no
-// outside assets), rate tier and recent 429s, and the tenant's API keys with revoke.
+// intentgate dashboard, the account page: credit balance, credits spent over time (an SVG chart drawn
+// here, no outside assets), rate tier with what is left of this minute, recent 429s, and the tenant's API
+// keys: create one (shown once), revoke one.
 "use strict";
 
 // Chart geometry in viewBox units; the SVG scales to its box.
@@ -19,10 +20,10 @@ function usageChart(usage) {
       id: "usage-chart",
       viewBox: `0 0 ${CHART_W} ${CHART_H}`,
       role: "img",
-      "aria-label": `Credits spent over the last ${usage.span}: ${total} in all, at most ${top} in one bar.`,
+      "aria-label": `Credits spent over the last ${usage.span}: ${grouped(String(total))} in all, at most ${grouped(String(top))} in one bar.`,
     },
     svg("line", { x1: CHART_PAD, y1: height, x2: CHART_W, y2: height, class: "axis" }),
-    svg("text", { x: 0, y: 12, class: "tick", text: String(top) }),
+    svg("text", { x: 0, y: 12, class: "tick", text: grouped(String(top)) }),
     svg("text", { x: 0, y: height, class: "tick", text: "0" }),
   );
   bars.forEach((bar, i) => {
@@ -35,7 +36,7 @@ function usageChart(usage) {
       class: "bar",
       "data-spent": bar.spent,
     });
-    rect.append(svg("title", { text: `${when(bar.start)}: ${bar.spent} spent, ${bar.added} added` }));
+    rect.append(svg("title", { text: `${timeText(bar.start)}: ${bar.spent} spent, ${bar.added} added` }));
     chart.append(rect);
   });
   chart.append(
@@ -48,54 +49,89 @@ function usageChart(usage) {
 async function loadAccount() {
   const span = $("usage-span").value;
   const data = await api("GET", `/account?span=${encodeURIComponent(span)}`);
-  $("tenant-name").textContent = data.tenant;
   $("who").textContent = `tenant ${data.tenant}`;
-  $("balance").textContent = `${data.balance.toLocaleString()} credits`;
-  $("cost").textContent = `${data.cost_per_call} per metered call`;
-  $("tier").textContent = `${data.rate.tier}: ${data.rate.max_requests} requests per ${data.rate.window_ms / 1000} s`;
+  const rate = `${grouped(String(data.rate.max_requests))} requests per ${data.rate.window_ms / 1000} s`;
+  const left = budget.limit !== null ? `${budget.remaining} left in this window` : "";
+  $("account-facts").replaceChildren(
+    fact("Tenant", data.tenant),
+    fact("Balance", numberNode(String(data.balance), "credits")),
+    fact("Cost per metered call", `${data.cost_per_call} credits`),
+    fact("Rate tier", `${data.rate.tier}: ${rate}`, left ? el("span", { class: "muted sub", text: left }) : ""),
+  );
   $("usage-chart-box").replaceChildren(usageChart(data.usage));
   const refusals = data.recent_rate_limited;
   $("refusals").replaceChildren(
     refusals.length
-      ? el("ul", { class: "plain" }, ...refusals.map((r) => el("li", { text: `${when(r.at)} · key ${r.key_id}` })))
+      ? el("ul", { class: "plain" }, ...refusals.map((r) => el("li", {}, timeNode(r.at), ` · key ${r.key_id}`)))
       : el("p", { class: "muted", text: "No 429s seen by this process." }),
   );
 }
 
 function keyRow(key) {
-  const actions = el("td", { class: "actions" });
-  if (key.revoked_at === undefined) {
-    const revoke = el("button", { type: "button", class: "danger", text: "Revoke" });
-    revoke.addEventListener("click", async () => {
-      if (revoke.dataset.armed !== "yes") {
-        revoke.dataset.armed = "yes";
-        revoke.textContent = key.current ? "Confirm: revoke this session's key" : "Confirm revoke";
-        return;
-      }
-      try {
-        await api("POST", `/keys/${encodeURIComponent(key.id)}/revoke`);
-        notice(`Key ${key.prefix}… revoked.`);
-        if (key.current) session.onRefused("You revoked the key this page was using.");
-        else await loadKeys();
-      } catch (error) {
-        report(error);
-      }
-    });
-    actions.append(revoke);
+  const revoked = key.revoked_at !== undefined;
+  const actions = cell("Actions", "actions");
+  if (!revoked) {
+    actions.append(
+      confirmButton("Revoke", key.current ? "Confirm: revoke this page's key" : "Confirm revoke", async () => {
+        try {
+          await api("POST", `/keys/${encodeURIComponent(key.id)}/revoke`);
+          say(`key:${key.id}`, `Key ${key.prefix}… revoked.`);
+          if (key.current) session.onRefused("You revoked the key this page was using.");
+          else await loadKeys();
+        } catch (error) {
+          sayError(`key:${key.id}`, error);
+        }
+      }),
+    );
   }
+  actions.append(feedback(`key:${key.id}`));
+  const state = revoked ? el("span", {}, "revoked ", timeNode(key.revoked_at)) : key.current ? "active (this page)" : "active";
   return el(
     "tr",
     { "data-key-id": key.id },
-    el("td", {}, el("span", { class: "mono", text: `${key.prefix}…` }), el("span", { class: "id", text: key.id })),
-    el("td", { text: key.scopes.join(", ") }),
-    el("td", { text: when(key.created_at) }),
-    el("td", { text: key.last_used_at === undefined ? "not seen" : when(key.last_used_at) }),
-    el("td", { text: key.revoked_at === undefined ? (key.current ? "active (this page)" : "active") : `revoked ${when(key.revoked_at)}` }),
+    cell("Key", "", el("span", { class: "mono", text: `${key.prefix}…` }), idText(key.id)),
+    cell("Scopes", "", key.scopes.join(", ")),
+    cell("Created", "", timeNode(key.created_at)),
+    cell("Last used", "", key.last_used_at === undefined ? el("span", { class: "muted", text: "not seen" }) : timeNode(key.last_used_at)),
+    cell("State", revoked ? "state-revoked" : "state-active", state),
     actions,
   );
 }
 
 async function loadKeys() {
   const data = await api("GET", "/keys");
-  $("keys").replaceChildren(table(["Key", "Scopes", "Created", "Last used", "State", ""], data.keys.map(keyRow), "API keys"));
+  $("keys").replaceChildren(dataTable(["Key", "Scopes", "Created", "Last used", "State", "Actions"], data.keys.map(keyRow), "API keys"));
+}
+
+async function createKey(event) {
+  event.preventDefault();
+  const form = event.target;
+  const scopes = [...form.querySelectorAll("input[name=scopes]:checked")].map((box) => box.value);
+  const button = form.querySelector("button[type=submit]");
+  $("new-key").replaceChildren();
+  await busy(button, "key-create", async () => {
+    try {
+      const made = await api("POST", "/keys", { scopes });
+      say("key-create", `Key ${made.key.prefix}… created with ${made.key.scopes.join(" and ")}.`);
+      $("new-key").replaceChildren(secretBox("New API key", made.api_key, "Send it as Authorization: Bearer <key>."));
+      markIssues(form, null);
+      await loadKeys();
+    } catch (error) {
+      markIssues(form, error);
+      throw error;
+    }
+  });
+}
+
+const accountPage = {
+  async show() {
+    await Promise.all([loadAccount(), loadKeys()]);
+  },
+  refresh: () => loadAccount(),
+  leave: () => $("new-key").replaceChildren(),
+};
+
+function setUpAccount() {
+  $("usage-span").addEventListener("change", () => loadAccount().catch((error) => sayError("page:account", error)));
+  $("key-form").addEventListener("submit", createKey);
 }

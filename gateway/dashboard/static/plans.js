@@ -1,15 +1,20 @@
-// intentgate dashboard, plans: a request in plain English becomes intents (answering clarifications in the
-// page), then ordered unsigned steps, each with its calldata to copy and its simulation. Nothing is signed.
+// intentgate dashboard, the plans page: a request in plain English becomes intents (every clarification
+// answered in the page, by choice or typed), then ordered unsigned steps with their calldata to copy, then
+// one dry run of the whole plan across its bridges. Nothing is signed or sent.
 "use strict";
-
-// Contract: /simulate takes these chains only (bsc plans but does not simulate).
-const SIMULATED_CHAINS = ["ethereum", "base", "arbitrum", "optimism", "polygon", "solana"];
 
 const plan = { prompt: "", wallets: [], intents: [], steps: [] };
 
 function planWallets() {
   const form = $("plan-form");
   return [{ address: form.wallet.value.trim(), chain: form.chain.value }];
+}
+
+function intentText(intent) {
+  const amount = intent.amount === undefined ? "" : ["max", "chained"].includes(num(intent.amount)) ? `${num(intent.amount)} ` : `${humanNumber(intent.amount)} `;
+  const where = intent.from_chain ? `from ${intent.from_chain} to ${intent.to_chain}` : intent.chain ? `on ${intent.chain}` : "";
+  const protocol = intent.protocol ? `with ${intent.protocol}` : "";
+  return [intent.action, `${amount}${intent.asset || ""}`.trim(), protocol, where].filter(Boolean).join(" ");
 }
 
 async function askIntent(prompt, followUp) {
@@ -19,109 +24,55 @@ async function askIntent(prompt, followUp) {
   if (followUp) body.clarify_follow_up = true;
   const data = await api("POST", "/intent", body, true);
   if (data.clarifications.length) {
-    box.replaceChildren(...data.clarifications.map((c) => clarificationBox(prompt, c)));
+    box.replaceChildren(
+      ...data.clarifications.map((c, i) => {
+        const holder = el("div", { class: "clarify", id: `plan-clarify-${i}` });
+        showClarification(holder, c, (answer) => askIntent(answered(prompt, c.question, answer), true));
+        return holder;
+      }),
+    );
+    say("plan-read", "The service needs one more detail: answer below.");
     return;
   }
   plan.intents = data.intents;
-  const list = el(
-    "ol",
-    { id: "plan-intents" },
-    ...data.intents.map((i) =>
-      el("li", { text: Object.entries(i).map(([k, v]) => `${k} ${num(v)}`).join(" · ") }),
-    ),
-  );
+  say("plan-read", "");
   box.replaceChildren(
     el("h3", { text: data.suggested_name || "Intents" }),
     el("p", { class: "muted", text: data.reasoning }),
-    list,
-    el("button", { type: "button", id: "build-plan", text: "Build the steps", onclick: () => buildPlan().catch(report) }),
+    el("ol", { id: "plan-intents" }, ...data.intents.map((i) => el("li", { text: intentText(i) }))),
+    el("div", { class: "row-actions" }, el("button", { type: "button", id: "build-plan", text: "Build the steps (5 credits)", onclick: (event) => busy(event.currentTarget, "plan-build", buildPlan) }), feedback("plan-build")),
     el("div", { id: "plan-steps" }),
-  );
-}
-
-function clarificationBox(prompt, clarification) {
-  // Contract: re-send the original prompt, a blank line, "Clarification — <question>: <picked label>".
-  return el(
-    "div",
-    { class: "clarify" },
-    el("p", { text: clarification.question }),
-    ...clarification.options.map((option) =>
-      el("button", {
-        type: "button",
-        text: option.label,
-        onclick: () =>
-          askIntent(`${prompt}\n\nClarification — ${clarification.question}: ${option.label}`, true).catch(report),
-      }),
-    ),
-  );
-}
-
-function copyButton(text, label) {
-  return el("button", {
-    type: "button",
-    class: "copy",
-    "aria-label": label,
-    text: "Copy calldata",
-    onclick: async (event) => {
-      const button = event.currentTarget;
-      try {
-        await navigator.clipboard.writeText(text);
-        button.textContent = "Copied";
-      } catch (error) {
-        notice(`The browser refused the clipboard (${error.message}); select the calldata instead.`, true);
-      }
-    },
-  });
-}
-
-function stepRow(step) {
-  const payload = step.data || step.solana_tx || "";
-  const target = step.to ? el("span", { class: "id", text: `to ${step.to} · value ${step.value}` }) : "";
-  const chained = step.chained ? el("span", { class: "id", text: "amount chained: re-encode at sign time" }) : "";
-  return el(
-    "tr",
-    { "data-order": String(step.order) },
-    el("td", { text: String(step.order) }),
-    el("td", { text: step.chain }),
-    el("td", {}, el("span", { text: step.description || step.action_type }), target, chained),
-    el("td", { text: `${num(step.amount)} ${step.asset || ""}` }),
-    el("td", {}, el("code", { class: "calldata", text: payload }), payload ? copyButton(payload, `Copy calldata of step ${step.order}`) : ""),
-    el("td", { class: "sim", text: "not simulated" }),
   );
 }
 
 async function buildPlan() {
   const data = await api("POST", "/plan", { intents: plan.intents, wallets: plan.wallets }, true);
   plan.steps = data.steps;
-  const s = data.summary;
+  say("plan-build", "");
+  const table = stepsTable(data.steps, "Plan steps");
+  const sims = el("div", { class: "sim-box", id: "plan-simulation" });
+  const wallet = plan.wallets[0].address;
+  const { chains, skipped } = plannedChains(data.steps, wallet);
+  const cost = chains.length * 5;
+  const simulate = el("button", {
+    type: "button",
+    id: "simulate-plan",
+    text: chains.length ? `Simulate the whole plan (${cost} credits)` : "Nothing here can be simulated",
+    disabled: !chains.length,
+    onclick: (event) =>
+      busy(event.currentTarget, "plan-simulate", async () => {
+        say("plan-simulate", "Simulating…");
+        await simulateWhole(data.steps, wallet, table, sims);
+        say("plan-simulate", "");
+      }),
+  });
   $("plan-steps").replaceChildren(
-    el("p", { text: `${data.steps.length} steps · ${num(s.bridge_count)} bridges · est. fees $${s.est_fee_usd} · after fees ${s.total_after_fees}` }),
-    table(["#", "Chain", "Step", "Amount", "Calldata", "Simulation"], data.steps.map(stepRow), "Plan steps"),
-    el("button", { type: "button", id: "simulate-plan", text: "Simulate", onclick: () => simulatePlan().catch(report) }),
+    el("p", { class: "plan-summary", text: summaryText(data.summary, data.steps.length) }),
+    table,
+    el("div", { class: "row-actions" }, simulate, feedback("plan-simulate")),
+    skipped.length ? el("ul", { class: "plain muted" }, ...skipped.map((s) => el("li", { text: s.reason }))) : "",
+    sims,
   );
-}
-
-async function simulatePlan() {
-  const sender = plan.wallets[0].address;
-  const chains = [...new Set(plan.steps.map((s) => s.chain))];
-  for (const chain of chains) {
-    const steps = plan.steps.filter((s) => s.chain === chain);
-    const cells = steps.map((s) => document.querySelector(`#plan-steps tr[data-order="${s.order}"] .sim`));
-    if (!SIMULATED_CHAINS.includes(chain)) {
-      cells.forEach((c) => (c.textContent = `${chain} is not simulated by the service`));
-      continue;
-    }
-    try {
-      const result = await api("POST", "/simulate", { chain, sender, steps }, true);
-      result.steps.forEach((r, i) => {
-        const text = r.success ? `ok · gas ${r.gas}` : `reverted: ${r.error || r.status}`;
-        cells[i].textContent = text;
-        cells[i].className = `sim ${r.success ? "ok" : "bad"}`;
-      });
-    } catch (error) {
-      cells.forEach((c) => (c.textContent = describe(error)));
-    }
-  }
 }
 
 async function submitPlan(event) {
@@ -131,58 +82,31 @@ async function submitPlan(event) {
   plan.wallets = planWallets();
   plan.intents = [];
   plan.steps = [];
-  try {
-    await askIntent(plan.prompt, false);
-  } catch (error) {
-    $("plan-result").replaceChildren(el("p", { class: "error", role: "alert", text: describe(error) }));
-  }
+  await busy(form.querySelector("button[type=submit]"), "plan-read", async () => {
+    try {
+      await askIntent(plan.prompt, false);
+      markIssues(form, null);
+    } catch (error) {
+      $("plan-result").replaceChildren();
+      markIssues(form, error);
+      throw error;
+    }
+  });
 }
 
 async function loadChains() {
-  const meta = await api("GET", "/meta");
   const select = $("plan-form").chain;
-  const chosen = select.value || "base";
+  if (select.options.length) return;
+  const meta = await api("GET", "/meta");
   select.replaceChildren(...meta.chains.map((c) => el("option", { value: c, text: c })));
-  select.value = meta.chains.includes(chosen) ? chosen : meta.chains[0];
+  select.value = meta.chains.includes("base") ? "base" : meta.chains[0];
 }
 
-// ---- an event's remedy (a plan the agent's event may carry; nothing here signs it) -------------------
+const plansPage = {
+  show: () => loadChains(),
+  refresh: null,
+};
 
-function remedyContent(remedy) {
-  const parts = [];
-  const summary = remedy.summary;
-  if (typeof summary === "string") parts.push(el("p", { text: summary }));
-  else if (summary && typeof summary === "object") {
-    parts.push(el("p", { text: Object.entries(summary).map(([k, v]) => `${k.replaceAll("_", " ")} ${num(v)}`).join(" · ") }));
-  }
-  for (const name of ["reason", "error", "unavailable_reason", "note"]) {
-    if (typeof remedy[name] === "string") parts.push(el("p", { class: "muted", text: remedy[name] }));
-  }
-  const steps = Array.isArray(remedy.steps) ? remedy.steps : [];
-  if (steps.length) {
-    parts.push(table(["#", "Chain", "Step", "Amount", "Calldata", "Simulation"], steps.map(stepRow), "Remedy steps"));
-  }
-  const simulation = remedy.simulation;
-  if (simulation && typeof simulation === "object") {
-    const text = simulation.success ? `simulated ok · gas ${simulation.gas_used || ""}` : `simulation: ${simulation.error || "reverted"}`;
-    parts.push(el("p", { class: simulation.success ? "sim ok" : "sim bad", text }));
-  }
-  return parts;
-}
-
-function remedyBox(item) {
-  const body = el("div", { class: "remedy-body" }, ...remedyContent(item.remedy));
-  const requote = el("button", {
-    type: "button",
-    text: "Rebuild the plan now",
-    onclick: async () => {
-      try {
-        const fresh = await api("GET", `/events/${encodeURIComponent(item.id)}/plan`, undefined, true);
-        body.replaceChildren(...remedyContent(fresh.remedy || fresh));
-      } catch (error) {
-        body.append(el("p", { class: "error", text: describe(error) }));
-      }
-    },
-  });
-  return el("details", { class: "remedy" }, el("summary", { text: "Remedy plan (unsigned)" }), body, requote);
+function setUpPlans() {
+  $("plan-form").addEventListener("submit", submitPlan);
 }
