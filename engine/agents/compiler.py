@@ -20,7 +20,7 @@ from engine.agents.conditions import (
 )
 from engine.agents.context import Address, Request
 from engine.agents.kinds import Kind
-from engine.agents.leftovers import unread_words
+from engine.agents.leftovers import changes_meaning, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
@@ -43,6 +43,7 @@ from engine.agents.phrases import (
     UP,
     YIELD,
 )
+from engine.agents.prepare import WITHDRAWN, prepare
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
@@ -127,7 +128,10 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
                 "the request only answers a clarification; send the original request with the answer"
             )
         return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
-    raw = SEPARATOR.join([" ".join(original.split()), *answers])
+    prepared = prepare(original)
+    if prepared.text == WITHDRAWN:
+        return Unwatchable("the request was withdrawn later in the message; nothing is left to watch")
+    raw = SEPARATOR.join([" ".join(prepared.text.split()), *answers])
     request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
@@ -144,17 +148,26 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
         return Unwatchable(
             f'the follow-on action "{dropped}" carries a condition of its own; create one agent per condition'
         )
-    refusal = _refuse_unsafe_logic(request)
+    refusal = _refuse_unsafe_logic(request) or _priced_in_an_asset(request)
     if refusal is not None:
         return refusal
     result = _dispatch(request)
+    aside: list[str] = list(prepared.set_aside)
     if isinstance(result, Compiled):
         unread = unread_words(request, result)
-        if unread:
-            shown = ", ".join(repr(word) for word in unread[:5])
+        blocking = [
+            word for word in unread if changes_meaning(word) or _in_a_second_condition(request.text, word)
+        ]
+        if blocking:
+            shown = ", ".join(repr(word) for word in blocking[:5])
             return Unwatchable(
                 f"part of the request was not understood ({shown}); it would not be watched as asked"
             )
+        aside += unread
+        if aside:
+            quoted = ", ".join(f'"{item}"' for item in aside[:6])
+            note = f"Set aside, as they change nothing watched: {quoted}."
+            result = dataclasses.replace(result, note=f"{result.note} {note}" if result.note else note)
     if isinstance(result, Compiled) and dropped is not None:
         note = (
             f'Phase A is notify-only: the follow-on action "{dropped}" was dropped; this agent only notifies.'
@@ -267,6 +280,59 @@ def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:
     if DISJUNCTION.search(DISJUNCTION_ALLOWED.sub(" ", remaining)):
         return Unwatchable("'or' joins several conditions; create one agent per condition")
     return None
+
+
+# Words that open a condition or a deadline: words read after one that the rule did not use are a second
+# condition ("eth above 4000 when the fed cuts rates", "btc above 100k by christmas").
+_OPENERS = frozenset(
+    {"when", "if", "once", "whenever", "unless", "until", "till", "by", "before", "after", "while"}
+)
+
+
+def _in_a_second_condition(text: str, word: str) -> bool:
+    """Whether an unread word stands within three words after a condition or deadline opener that comes
+    after the condition's own level or move (the first opener, "if eth wobbles 7%", is the condition's)."""
+    levels = [
+        match.start()
+        for pattern in (ABOVE, BELOW, UP, DOWN, NEUTRAL_LEVEL)
+        for match in pattern.finditer(text)
+    ]
+    numbers = [match.start() for match in re.finditer(r"\d", text)]
+    start = min([*levels, *numbers], default=len(text))
+    tokens = [(match.start(), match.group().strip(",.;:!?")) for match in re.finditer(r"\S+", text)]
+    for at, (position, token) in enumerate(tokens):
+        if token == word and position > start:
+            before = [t for p, t in tokens[max(0, at - 3) : at] if p > start]
+            if any(t in _OPENERS for t in before):
+                return True
+    return False
+
+
+def _priced_in_an_asset(request: Request) -> Unwatchable | None:
+    """A level written in a token that is no dollar ("floor below 10 eth"): the agents watch USD prices, so
+    reading it as a price in dollars would watch something else; a ratio says it ("eth/btc below 0.05")."""
+    remaining = request.scanner.remaining
+    for match in re.finditer(r"(?<![\w.])\$?\d[\d.,]*\s?(?:k|m)?\s+([a-z][a-z0-9]*)(?![\w/])", remaining):
+        asset = _NON_DOLLAR.get(match.group(1))
+        if asset is not None and not re.search(r"\b(?:buy|sell|swap|of)\s*$", remaining[: match.start()]):
+            return Unwatchable(
+                f"the level {match.group(0).strip()} is priced in {asset}; agents watch prices in US dollars "
+                f"(for one asset priced in another, ask for a ratio such as ETH/BTC below 0.05)"
+            )
+    return None
+
+
+def _non_dollar_names() -> dict[str, str]:
+    stable = {"usdc", "usdt", "dai", "usds", "usde", "fdusd", "tusd", "busd", "pyusd"}
+    return {
+        alias.lower(): asset.symbol
+        for asset in vocabulary().assets
+        if asset.symbol.lower() not in stable
+        for alias in (asset.symbol, *asset.aliases)
+    }
+
+
+_NON_DOLLAR = _non_dollar_names()
 
 
 def _check_cadence(request: Request) -> str | None | Unwatchable:

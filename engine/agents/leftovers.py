@@ -61,6 +61,8 @@ from engine.agents.rules_schedule import (
     WEEKLY,
 )
 from engine.agents.scan import Scanner
+from engine.agents.vocabulary import vocabulary
+from engine.intents.meaning import MEANING_WORDS
 from engine.intents.wording import CHAT_FILLER, unstretched
 
 # Words that carry no condition of their own in an alert or reminder request.
@@ -125,3 +127,27 @@ def unread_words(request: Request, result: Compiled) -> list[str]:
         # consume the chain they use and refuse a second one.
         probe.take_chains(bare=True)
     return [word for word in _WORD.findall(probe.remaining) if unstretched(word) not in FILLER]
+
+
+# Words that change what is watched if they are not placed: directions, negations, times, conditions and
+# the closed classes of engine.intents.meaning. Any other unread word is set aside and named in the note.
+_MEANING = MEANING_WORDS | frozenset(
+    """
+    up down above below under over higher lower more less rise rises fall falls drop drops gain gains
+    increase decrease hourly daily weekly monthly minute minutes hour hours day days week weeks month
+    """.split()  # noqa: SIM905
+)
+
+
+def changes_meaning(word: str) -> bool:
+    """Whether an unread word could change the condition: a number, a closed-class word, or a name of an
+    asset or a chain the rule did not use."""
+    if any(char.isdigit() for char in word):
+        return True
+    lowered = word.lower()
+    if lowered in _MEANING:
+        return True
+    vocab = vocabulary()
+    names = {alias.lower() for asset in vocab.assets for alias in (asset.symbol, *asset.aliases)}
+    names |= {alias.lower() for aliases in vocab.chains.values() for alias in aliases}
+    return lowered in names

@@ -70,6 +70,10 @@ ABOVE = words(
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
     "to the upside", "pricier than", "more expensive than",
+    # Comparatives as people write them, native or not ("bigger than", "more big than", "more of").
+    "bigger than", "larger than", "more big than", "more bigger than", "more higher than", "big than",
+    "more high than", "becomes bigger than", "becomes greater than", "becomes higher than", "more of",
+    "greater", "is more than",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -91,6 +95,9 @@ BELOW = words(
     "at or below", "or below", "or lower", "and below", "and under", "south of", "to the downside",
     # Said of a price or a fee: "gas gets cheaper than 10 gwei".
     "cheaper than",
+    # Comparatives as people write them ("smaller than", "less of", "coming below", "stay less of").
+    "smaller than", "less of", "more small than", "more lower than", "small than", "becomes smaller than",
+    "becomes less than", "becomes lower than", "coming below", "coming under", "cracks", "cracked",
     *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
     *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip
@@ -241,7 +248,7 @@ HEALTH_CONTEXT = words("loan", "loans", "at risk", "risk", "risky", "danger zone
 GAS_CONTEXT = words("cheap", "cheaper")
 YIELD = words(
     "apy", "apr", "yield", "yields", "supply rate", "borrow rate", "interest rate", "lending rate",
-    "deposit rate", "supply apy", "borrow apy", "rate",
+    "deposit rate", "supply apy", "borrow apy", "rate", "interest",
 )  # fmt: skip
 APR = words("apr")
 APY = words("apy")

@@ -22,6 +22,7 @@ from engine.agents.scan import ChainMention, ProtocolMention, display
 from engine.agents.typed import MARKET_CADENCE
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
 from engine.agents.wallets import is_evm_address
+from engine.registry import load_registry
 
 # Offered health-factor thresholds when the request gives none; common liquidation buffers above 1.0.
 _HEALTH_OPTIONS = ["1.5", "1.3", "1.2", "1.1"]
@@ -30,6 +31,12 @@ _YIELD_CHAIN_LABELS = [slug.capitalize() for slug in chain_slugs()[:4]]
 _YIELD_PROTOCOL_LABELS = ["Aave", "Spark", "Compound", "Morpho"]
 _YIELD_ASSET_LABELS = ["USDC", "USDT", "DAI", "ETH"]
 _METRIC_LABELS = {"apy": "APY", "supplyApy": "supply APY", "borrowApy": "borrow APY"}
+
+
+def lending_markets(protocol: str) -> list[str]:
+    """The chains where the registry lists the lending protocol's market (where it serves borrow)."""
+    registry = load_registry()
+    return [c.slug for c in registry.evm_chains() if registry.supports(c.slug, protocol, "borrow")]
 
 
 def _one_chain(mentions: list[ChainMention], what: str) -> ChainMention | None | Unwatchable:
@@ -60,6 +67,14 @@ def compile_health(request: Request, check_cadence: str | None) -> CompileResult
         return Unwatchable("health factors are read on EVM chains; Solana has no Aave or Spark market here")
     if protocol is None:
         return NeedsClarification.ask("Which lending protocol is the position on?", ["Aave", "Spark"])
+    markets = lending_markets(protocol.protocol.name)
+    if chain is not None and chain.chain not in markets:
+        return Unwatchable(
+            f"{protocol.protocol.display} has no market on {chain.chain}; its markets are on {', '.join(markets)}"
+        )
+    if chain is None and len(markets) == 1:
+        # "my Spark position": Spark lends on Ethereum only, so that is where the position is.
+        chain = ChainMention(protocol.span, markets[0])
     if chain is None:
         return NeedsClarification.ask("Which chain is the position on?", _EVM_CHAIN_LABELS)
     numbers = request.scanner.take_numbers()

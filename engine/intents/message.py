@@ -16,13 +16,34 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from engine.intents.markup import Line, seen_lines
-from engine.intents.universe import AssetUniverse
+
+
+class Names(Protocol):
+    """The names a message is read against: what find_request needs of an asset universe
+    (engine.intents.universe.RegistryUniverse is one; the agent compiler has its own)."""
+
+    def asset_aliases(self) -> Mapping[str, str]:
+        """Lower-case symbol, name or alias -> asset symbol."""
+        ...
+
+    def chain_aliases(self) -> Mapping[str, str]:
+        """Lower-case name or alias -> chain slug."""
+        ...
+
+    def asset_on(self, chain: str, name: str) -> str | None:
+        """The chain's symbol for a name, or None when it is not listed there."""
+        ...
+
+    def chain_by_id(self, chain_id: int) -> str | None:
+        """The slug of the EVM chain with this chain id, or None."""
+        ...
+
 
 # E-mail headers of forwarded and quoted messages.
 _HEADER: Final = re.compile(
@@ -128,7 +149,7 @@ class _Block:
     kinds: list[str]  # per line: own, header, quoted, signature, chat, item, data, screen, log
 
 
-def find_request(text: str, universe: AssetUniverse) -> Message:
+def find_request(text: str, universe: Names) -> Message:
     """The request in `text` and the context around it (see the module docstring). A message with no
     pasted material is its own request, unchanged."""
     lines = seen_lines(text)
@@ -181,7 +202,7 @@ def _blocks(lines: Sequence[Line]) -> list[_Block]:
     return blocks
 
 
-def _kinds(lines: Sequence[Line], universe: AssetUniverse) -> list[str]:
+def _kinds(lines: Sequence[Line], universe: Names) -> list[str]:
     kinds: list[str] = []
     signature = False
     speakers = [_speaker(line.text) for line in lines]
@@ -217,6 +238,8 @@ def _kinds(lines: Sequence[Line], universe: AssetUniverse) -> list[str]:
             kinds.append("screen")
         elif _LOG.match(stripped):
             kinds.append("log")
+        elif at < len(lines) - 1 and _attributed(stripped):
+            kinds.append("data")  # "Dashboard says: Health factor 1.82 | Aave v3", above the request
         elif _label(stripped):
             kinds.append("data")
         else:
@@ -254,13 +277,35 @@ def _speaker(text: str) -> str | None:
     return match.group("name")
 
 
+def _attributed(text: str) -> bool:
+    """A line that says where figures come from before showing them ("Copied from aave: USDC Supply APY
+    4.12%", "Price on my screen: ETH $3,412"): a short head without figures, a colon, figures after it."""
+    head, sep, rest = text.partition(":")
+    return (
+        bool(sep)
+        and 0 < len(head.split()) <= 5
+        and bool(set(head.lower().split()) & _SOURCES)
+        and not any(char.isdigit() for char in head)
+        and any(char.isdigit() for char in rest)
+    )
+
+
+# Words that say where shown figures come from ("Dashboard says:", "Copied from aave:", "Wallet screen:").
+_SOURCES: Final = frozenset(
+    """
+    says said shows showed show screen copied from tracker dashboard notes note app wallet portfolio price
+    prices balance balances chart data site page explorer etherscan reads displays
+    """.split()  # noqa: SIM905
+)
+
+
 def _label(text: str) -> bool:
     """A "label: value" line of pasted data ("Network: Arbitrum One", "Amount due: 1,250.00 USDT")."""
     head, sep, _ = text.partition(":")
     return bool(sep) and head.strip().lower() in _LABELS
 
 
-def _holding(text: str, universe: AssetUniverse) -> tuple[str, Decimal, str | None] | None:
+def _holding(text: str, universe: Names) -> tuple[str, Decimal, str | None] | None:
     match = _HOLDING.match(text.strip())
     if match is None:
         return None
@@ -275,7 +320,7 @@ def _holding(text: str, universe: AssetUniverse) -> tuple[str, Decimal, str | No
     return symbol, amount, chain
 
 
-def _chain_heading(text: str, universe: AssetUniverse) -> bool:
+def _chain_heading(text: str, universe: Names) -> bool:
     return " ".join(text.lower().split()) in universe.chain_aliases()
 
 
@@ -315,7 +360,7 @@ def _describe(kinds: Sequence[str]) -> list[str]:
     return found
 
 
-def _screen(blocks: Sequence[_Block], universe: AssetUniverse) -> dict[str, dict[str, Decimal]]:
+def _screen(blocks: Sequence[_Block], universe: Names) -> dict[str, dict[str, Decimal]]:
     """Balances a pasted wallet screen states, by chain: under a chain heading ("Base", then "USDC 2,310")
     or with the chain beside the token ("USDC 1,900.00 (Ethereum)")."""
     stated: dict[str, dict[str, Decimal]] = {}
@@ -349,7 +394,7 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
-def _pointed(message: Message, blocks: Sequence[_Block], universe: AssetUniverse) -> Message:
+def _pointed(message: Message, blocks: Sequence[_Block], universe: Names) -> Message:
     """The request with the pasted material it points at written in: open checklist items ("do the
     unchecked ones"), a payment ("pay this invoice", "execute this"), a single address ("to that
     address"), or, for a request that only says go, the orders the paste lists."""
@@ -405,7 +450,7 @@ def _joined(orders: Sequence[str], request: str) -> str:
     return body
 
 
-def _payment(context: Sequence[str], universe: AssetUniverse) -> str | None:
+def _payment(context: Sequence[str], universe: Names) -> str | None:
     """ "send <amount> <token> to <address> on <chain>" from pasted data that states one payment: a JSON
     object or label lines with an amount, a token, an address and (maybe) a chain."""
     fields: dict[str, Any] = {}
@@ -458,7 +503,7 @@ def _first(fields: dict[str, Any], names: Sequence[str]) -> Any:
     return None
 
 
-def _token_in(text: str, universe: AssetUniverse) -> str | None:
+def _token_in(text: str, universe: Names) -> str | None:
     aliases = universe.asset_aliases()
     for match in re.finditer(r"[A-Za-z][A-Za-z0-9.]*", text):
         if match.group().lower() in aliases:
@@ -466,7 +511,7 @@ def _token_in(text: str, universe: AssetUniverse) -> str | None:
     return None
 
 
-def _chain_in(text: str, universe: AssetUniverse) -> str | None:
+def _chain_in(text: str, universe: Names) -> str | None:
     """The chain a value names ("Arbitrum One. Invoice valid 48h." is arbitrum), the longest name first."""
     aliases = universe.chain_aliases()
     words = re.findall(r"[a-z0-9]+", text.lower())
@@ -488,7 +533,7 @@ _TOLD: Final = re.compile(
 )
 
 
-def _told(text: str, universe: AssetUniverse, stated: dict[str, dict[str, Decimal]]) -> None:
+def _told(text: str, universe: Names, stated: dict[str, dict[str, Decimal]]) -> None:
     """Balances the request tells ("I have 2000 usdc on optimism"), as a wallet screen states them: a
     share of that token on that chain ("half to eth and the other half to wbtc") is a share of it."""
     aliases = universe.chain_aliases()

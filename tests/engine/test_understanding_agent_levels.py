@@ -100,11 +100,15 @@ def test_a_k_that_may_be_thousands_or_ok_is_not_guessed() -> None:
     assert "4 k" in result.reason
 
 
-def test_a_question_whose_options_could_not_compile_answers_with_the_reason() -> None:
-    # "wobbles" is not read: whichever direction were picked, the agent would not compile.
+def test_a_move_said_in_an_ordinary_word_asks_its_direction_with_options_that_compile() -> None:
+    # "wobbles" is an ordinary word, set aside: a 7 % move with no side is asked, and each answer compiles.
     result = compile_request("heads up if eth wobbles 7 percent", WALLETS)
-    assert isinstance(result, Unwatchable)
-    assert "wobbles" in result.reason
+    assert isinstance(result, NeedsClarification)
+    for option in result.options:
+        answered = (
+            f"heads up if eth wobbles 7 percent\n\nClarification \u2014 {result.question}: {option.label}"
+        )
+        assert isinstance(compile_request(answered, WALLETS), Compiled)
 
 
 @pytest.mark.parametrize(
