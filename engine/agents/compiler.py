@@ -20,7 +20,7 @@ from engine.agents.conditions import (
 )
 from engine.agents.context import Address, Request
 from engine.agents.kinds import Kind
-from engine.agents.leftovers import changes_meaning, unread_words
+from engine.agents.leftovers import FILLER, changes_meaning, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
@@ -52,6 +52,7 @@ from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, t
 from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
+from engine.intents.spelling import near_names, token_question
 from engine.intents.wording import CHAT_FILLER
 
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
@@ -155,8 +156,14 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
     aside: list[str] = list(prepared.set_aside)
     if isinstance(result, Compiled):
         unread = unread_words(request, result)
+        # A reminder is about what its label says ("check my aave"): names beside a label are its subject;
+        # without one ("bitcoin daily") a name may be what was meant to be watched.
+        schedule = result.kind is Kind.SCHEDULE and bool(getattr(result.agent, "label", None))
         blocking = [
-            word for word in unread if changes_meaning(word) or _in_a_second_condition(request.text, word)
+            word
+            for word in unread
+            if changes_meaning(word, schedule)
+            or (len(word) > 2 and _in_a_second_condition(request.text, word))
         ]
         if blocking:
             shown = ", ".join(repr(word) for word in blocking[:5])
@@ -392,7 +399,27 @@ def _dispatch(request: Request) -> CompileResult:
         return compile_price(request, mentions, check_cadence)
     if scanner.has(NEWS):
         return Unwatchable("news agents cannot be created through the API; describe a measurable condition")
+    misheard = _misheard_asset(scanner.remaining)
+    if misheard is not None:
+        return misheard
     return Unwatchable(f"the request has no measurable condition; watchable are {_WATCHABLE}")
+
+
+def _misheard_asset(remaining: str) -> NeedsClarification | None:
+    """A word that may be a token's name misspelt or misheard ("eath", "soul", "dye"), when no token is
+    named: asked as "did you mean", with the names it may be (each answer names a token, so it compiles)."""
+    aliases = {
+        alias.lower(): asset.symbol
+        for asset in vocabulary().assets
+        for alias in (asset.symbol, *asset.aliases)
+    }
+    for word in re.findall(r"[a-z]{3,}", remaining):
+        if word in aliases or word in FILLER or word in CHAT_FILLER:
+            continue
+        near = near_names(word, aliases)
+        if near:
+            return NeedsClarification.ask(token_question(word), near)
+    return None
 
 
 def _is_measurable(request: Request, label: Span | None = None) -> bool:

@@ -131,7 +131,7 @@ def unread_words(request: Request, result: Compiled) -> list[str]:
 
 # Words that change what is watched if they are not placed: directions, negations, times, conditions and
 # the closed classes of engine.intents.meaning. Any other unread word is set aside and named in the note.
-_MEANING = MEANING_WORDS | frozenset(
+_MEANING = (MEANING_WORDS - {"am", "pm"}) | frozenset(
     """
     up down above below under over higher lower more less rise rises fall falls drop drops gain gains
     increase decrease hourly daily weekly monthly minute minutes hour hours day days week weeks month
@@ -139,14 +139,16 @@ _MEANING = MEANING_WORDS | frozenset(
 )
 
 
-def changes_meaning(word: str) -> bool:
+def changes_meaning(word: str, schedule: bool = False) -> bool:
     """Whether an unread word could change the condition: a number, a closed-class word, or a name of an
-    asset or a chain the rule did not use."""
+    asset or a chain the rule did not use (in a reminder, a name is what it is about: "check my aave")."""
     if any(char.isdigit() for char in word):
         return True
     lowered = word.lower()
     if lowered in _MEANING:
         return True
+    if schedule:
+        return False
     vocab = vocabulary()
     names = {alias.lower() for asset in vocab.assets for alias in (asset.symbol, *asset.aliases)}
     names |= {alias.lower() for aliases in vocab.chains.values() for alias in aliases}

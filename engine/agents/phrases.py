@@ -152,8 +152,8 @@ DISJUNCTION = re.compile(r"\bor\b")
 DISJUNCTION_ALLOWED = re.compile(
     r"\bup or down\b|\bdown or up\b|\brises or falls\b|\bfalls or rises\b"
     r"|\b(?:at )?or (?:above|higher|below|lower)\b"
-    # "drops 15% or more": at least that size, one condition.
-    r"|\bor more\b"
+    # "drops 15% or more": at least that size, one condition; "above 1.02 or so": an approximation.
+    r"|\bor more\b|\bor so\b"
 )
 
 # Phase A is notify-only: a follow-on action is dropped (contract: POST /agents).
@@ -204,7 +204,7 @@ TRAILING_ACTION = re.compile(
     # ... or after the reference or window that ends a move ("drops 10% from here buy more").
     + r"|(?<=from\shere)|(?<=from\snow)|(?<=hours)|(?<=\dh)|(?<=\shrs)|(?<=a\sday)|(?<=a\sweek)"
     # ... or after the level flipped that ends a condition ("flips 3k to support take profit").
-    + r"|(?<=to\ssupport)|(?<=to\sresistance))\s+"
+    + r"|(?<=to\ssupport)|(?<=to\sresistance)|(?<=upside)|(?<=downside))\s+"
     + _LEAD_IN
     + r"|\s(?="
     + _FIRST_PERSON
@@ -264,6 +264,8 @@ PORTFOLIO = words(
     "my entire portfolio", "my entire holdings", "my whole balance", "my entire balance",
     # "my port" is chat for my portfolio.
     "my port", "my whole port",
+    # "if your total drops below $25,000": an advisor's words for the portfolio's value.
+    "my total", "your total", "total value", "total portfolio", "my total value",
 )  # fmt: skip
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).

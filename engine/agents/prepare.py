@@ -23,6 +23,7 @@ from engine.agents.phrases import (
     DOWN,
     GAS,
     HEALTH,
+    HEALTH_CONTEXT,
     LEADING_ACTION,
     MOVE,
     NEUTRAL_LEVEL,
@@ -57,13 +58,17 @@ _FIGURE: Final = re.compile(r"[-+]?\$?\d[\d,]*(?:\.\d+)?\s?(?:%|k|m|gwei|usd)?")
 _CORRECTION: Final = re.compile(
     r"(?:^|[\s,.;!?\u2014-])(?:no\s*,?\s*wait|wait\s*,?\s*(?:no|i\s+mean)|no\s+sorry|sorry\s*,?\s*i\s+mean(?:t)?|"
     r"i\s+mean(?:t)?|actually(?:\s+no)?(?:\s+make\s+it)?|make\s+(?:it|that)|sorry|scratch\s+that|oops|no\s*,"
-    r"|never\s*mind|nvm|forget\s+(?:it|that))"
+    r"|never\s*mind|nvm|forget\s+(?:it|that)|wait|scrap\s+that|cancel\s+that|start\s+over)"
     r"(?=[\s,.;!?]|$)"
 )
 # What a withdrawing correction says after its marker ("i don't need it", "forget it", "never mind").
 _WITHDRAWN: Final = re.compile(
     r"\b(?:don'?t|do not|no longer|not)\s+(?:need|want)\b|\bforget\b|\bnever\s*mind\b|\bnvm\b|\bcancel\b"
     r"|\bno need\b|\bdon'?t bother\b|\bleave it\b"
+)
+# Corrections that drop everything before them.
+_RESET: Final = re.compile(
+    r"\b(?:scrap|scratch|cancel|forget)\s+(?:that|it)\b|\bnever\s*mind\b|\bnvm\b|\bstart\s+over\b"
 )
 # The text handed on for a withdrawn request: a sentence the compiler refuses with that reason.
 WITHDRAWN: Final = "the request was withdrawn"
@@ -127,7 +132,9 @@ def has_content(text: str) -> bool:
     """Whether a piece of a request says something an alert or a reminder is made of."""
     normalized = normalize(text)
     probe = Scanner(normalized)
-    if probe.take_assets() or probe.take_numbers() or probe.take_chains(bare=True):
+    if probe.take_assets() or probe.take_numbers() or probe.take_chains(bare=True) or probe.take_protocols():
+        return True
+    if HEALTH_CONTEXT.search(normalized):
         return True
     if any(pattern.search(normalized) for pattern in _CONTENT) or _SCHEDULE_WORDS.search(normalized):
         return True
@@ -198,9 +205,14 @@ def _corrected(text: str) -> str:
         return text
     if not has_content(after) and _WITHDRAWN.search(after.lower()):
         return WITHDRAWN
+    if _RESET.search(text[first.start() : last.end()].lower()):
+        # "... actually scrap that, make it a price alert on eth at 6k": only what follows counts.
+        return after if has_content(after) else WITHDRAWN
     if has_content(after) and _is_whole_condition(after):
         # "ping me when eth drops below 2800, no, when it goes above 2800": the new condition wins; the
-        # asset named before stays named.
+        # asset named before stays named ("... wait it's already under. ok then when it gets back above").
+        openers = list(re.finditer(r"\b(?:when|if|once)\b", after.lower()))
+        after = after[openers[-1].start() :]
         assets = " ".join(m.span.text for m in Scanner(normalize(before)).take_assets())
         return f"{assets} {after}" if assets and not _names_something(after) else after
     changed = before

@@ -42,7 +42,7 @@ TIME_OF_DAY = re.compile(
     r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b"
     r"|\bafternoon\b|\bnight\b|\bo'?clock\b"
     # "every monday at 8", "7 in the morning": an hour said without am or pm.
-    r"|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|k\b|gwei|usd|dollars?|bucks))"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:am\b|pm\b|%|k\b|gwei|usd|dollars?|bucks))"
     r"|\b\d{1,2}\s+in\s+the\s+(?:morning|evening|afternoon)\b"
 )
 NOON_UTC = re.compile(r"\b(?:12:00|12\s?pm|noon)\s*utc\b")

@@ -70,6 +70,7 @@ _SIGNED_PERCENT = re.compile(
 )
 
 
+_THE_MOMENT = re.compile(r"(?<=\s)the (?:moment|second|instant|minute)(?: that)?(?=\s+(?!i\b)[a-z$])")
 # "falls to below 3000": the "to" only leads into the level word, and is no reminder's "to <label>".
 _TO_LEVEL = re.compile(r"\bto (?=(?:below|under|beneath|above|over)\b)")
 
@@ -160,6 +161,8 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = " ".join(HEART.sub(" ", _ARROW.sub(" then ", text.lower())).split())
     text = _PLUS_MINUS.sub("\u00b1", _CASHTAG.sub("", _GREETING.sub("", text)))
+    # "the moment btc is under 55k": a condition's opener, read as "when" before courtesy is dropped.
+    text = _THE_MOMENT.sub(" when ", f" {text} ")
     text = _TO_LEVEL.sub("", _COURTESY.sub(" ", f" {text} ").strip())
     text = _DIGIT_SCALE.sub(_scaled, _COMMA_NUMBER.sub(_comma_number, text))
     text = _DETACHED_K.sub(_chat_k, _DIGIT_SCALE.sub(_scaled, spell_digits(text)))

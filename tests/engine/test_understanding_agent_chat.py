@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import NeedsClarification, Unwatchable, compile_request
+from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
 from tests.support.agent_reading import WALLETS
 from tests.support.agent_reading import compiled as _compiled
 from tests.support.agent_reading import level as _level
@@ -113,7 +113,7 @@ def test_funds_and_bag_value_are_the_portfolio_value(text: str) -> None:
     assert condition.model_dump()["threshold"] == Decimal(50000)
 
 
-def test_a_value_of_something_that_is_not_watched_is_refused_not_guessed() -> None:
-    # "my total stash value" names no metric the service reads: never armed as something else.
+def test_my_total_stash_value_is_the_portfolio_value() -> None:
     result = compile_request("ping me if my total stash value goes over 8000", WALLETS)
-    assert isinstance(result, Unwatchable)
+    assert isinstance(result, Compiled) and result.condition is not None
+    assert result.condition.metric.type == "portfolio_value" and result.condition.threshold == Decimal(8000)
