@@ -1,16 +1,15 @@
 """bench/intent: POST /intent accuracy and speed, each figure beside a baseline measured in the same run.
 
 1. Accuracy over tests/data/intent_corpus.jsonl with the deterministic parser called directly (the engine,
-   no server); baseline: refusing every prompt (the share of rows whose right answer is a refusal). Then
-   accuracy and silent wrong answers for /intent and /agents on the generated dev and sealed held-out sets
-   (bench/understanding).
+   no server); baseline: refusing every prompt (the share of rows whose right answer is a refusal). The
+   hand-written sets have their own runner: python -m bench.understanding.
 2. Parse latency p50/p99 per corpus prompt (IntentParser.parse); baseline: tokenizing the same prompt.
 3. Time to the first SSE event of POST /intent over HTTP against `intentgate serve` (embedded SQLite, the
    full request path: auth, scope, rate limit, credits), and time to `final`; baseline: a bare Quart-Trio
    app on hypercorn's trio worker streaming the same first event. Targets: accuracy >= 95%, first event
    <= 20 ms p50.
 
-    python -m bench.intent [--requests 300] [--rounds 5] [--skip-sets]
+    python -m bench.intent [--requests 300] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -222,39 +221,17 @@ def serve_bare_sse(port: int) -> None:
     trio.run(hypercorn.trio.serve, app, config)
 
 
-def understanding_figures() -> None:
-    """Accuracy and silent wrong answers on the generated sets (bench/understanding), for /intent and
-    /agents: the sealed held-out set is the figure; the others are shown for comparison."""
-    from bench.understanding.score import load, score_agents, score_intents
-
-    print("generated sets (python -m bench.understanding for the failure classes)")
-    header = f"  {'set':<16}{'/intent acc':>12}{'silent wrong':>14}{'/agents acc':>13}{'silent wrong':>14}"
-    print(header + f"{'options compiling':>19}")
-    for split in ("dev", "sealed_heldout"):
-        intents = score_intents(load(f"{split}_intent")).summary()
-        tally, (options, compiled) = score_agents(load(f"{split}_agents"))
-        agents = tally.summary()
-        print(
-            f"  {split:<16}{intents['accuracy_pct']:>11.1f}%{intents['silent_wrong']:>14}"
-            f"{agents['accuracy_pct']:>12.1f}%{agents['silent_wrong']:>14}{compiled:>12} of {options:<4}"
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--bare-sse", type=int, metavar="PORT", help=argparse.SUPPRESS)
-    # The sealed held-out set is measured once per change to the reader; this skips it (and dev) here.
-    parser.add_argument("--skip-sets", action="store_true", help="leave out the generated sets' figures")
     args = parser.parse_args()
     if args.bare_sse:
         serve_bare_sse(args.bare_sse)
         return
     print(f"machine load (1 min) {os.getloadavg()[0]:.2f} before, {os.cpu_count()} cpus")
     engine_figures(args.rounds)
-    if not args.skip_sets:
-        understanding_figures()
     http_figures(args.requests)
     print(f"machine load (1 min) {os.getloadavg()[0]:.2f} after")
 

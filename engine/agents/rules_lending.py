@@ -36,6 +36,8 @@ _METRIC_LABELS = {"apy": "APY", "supplyApy": "supply APY", "borrowApy": "borrow 
 def lending_markets(protocol: str) -> list[str]:
     """The chains where the registry lists the lending protocol's market (where it serves borrow)."""
     registry = load_registry()
+    if protocol not in {p.name for p in registry.protocols()}:
+        return []  # a protocol the service does not plan with (its yields are still watched anywhere)
     return [c.slug for c in registry.evm_chains() if registry.supports(c.slug, protocol, "borrow")]
 
 
@@ -162,6 +164,10 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
     mentions = request.scanner.take_assets()
     if protocol is None:
         return NeedsClarification.ask("Which protocol's yield should it watch?", _YIELD_PROTOCOL_LABELS)
+    markets = lending_markets(protocol.protocol.name)
+    if chain is None and len(markets) == 1:
+        # "the spark dai rate": SparkLend lends on Ethereum only, so that is where its pool is.
+        chain = ChainMention(protocol.span, markets[0])
     if chain is None:
         return NeedsClarification.ask("Which chain is the pool on?", _YIELD_CHAIN_LABELS)
     if not mentions:
