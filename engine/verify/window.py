@@ -135,13 +135,24 @@ class Window:
         return self.registry.to_raw(token, figure) if figure > 0 else None
 
     # --- who gained -----------------------------------------------------------------------------
+    def owed(self, delta: Delta) -> bool:
+        """Whether `delta` moves a debt token: owing more is no gain, owing less is nothing parted with."""
+        found = self.lending.get(delta.chain, {}).get((delta.token or "").lower())
+        return found is not None and found.kind == "debt"
+
     def gainers(self) -> list[Delta]:
-        return [d for d in self.nets.values() if d.raw > 0 and address_key(d.holder) != ZERO]
+        """What each holder gains (debts aside)."""
+        return [
+            d for d in self.nets.values() if d.raw > 0 and address_key(d.holder) != ZERO and not self.owed(d)
+        ]
 
     def losses(self, chain: str, holder: str) -> list[Delta]:
+        """What `holder` parts with on `chain` (debts aside)."""
         key = address_key(holder)
         return [
-            d for d in self.nets.values() if d.chain == chain and address_key(d.holder) == key and d.raw < 0
+            d
+            for d in self.nets.values()
+            if d.chain == chain and address_key(d.holder) == key and d.raw < 0 and not self.owed(d)
         ]
 
     def allowances(self) -> list[tuple[int, AllowanceSeen]]:
