@@ -15,6 +15,7 @@ from engine.encoders import EncodingError
 from engine.encoders.contract_abi import load_abi
 from engine.encoders.solana import associated_token_address
 from engine.limits import MAX_SLIPPAGE_BPS
+from engine.planner.liquidity import LP_SLIPPAGE_BPS
 from engine.planner.models import Step
 from engine.planner.staking import STETH_ROUNDING_WEI
 from engine.planner.tokens import APPROVE_ACTION
@@ -128,18 +129,20 @@ def transfer(w: Window) -> None:
 
 
 def sweep(w: Window) -> None:
+    # Each step sweeps one asset: held to its own effect (ETH and WETH are two steps, not one amount).
     bridges = [(i, s) for i, s in w.steps if s.type == "bridge"]
     if bridges:
         for position, step in bridges:
-            bridge_step(w, position, step)
+            bridge_step(w.part(position), position, step)
         return
     recipient = w.intent.recipient or ""
     for position, step in w.steps:
         token = w.token(step.chain, step.asset)
         if token is None or step.type != "sweep":
             continue
-        lost = parted(w, token, position)
-        if lost is not None and gained(w, token, recipient) != lost:
+        one = w.part(position)
+        lost = parted(one, token, position)
+        if lost is not None and gained(one, token, recipient) != lost:
             w.fail(position, f"the recipient {recipient} does not gain the {w.units(token, lost)} swept")
     only_gainers(w, {address_key(recipient)}, w.steps[-1][0])
 
@@ -441,8 +444,20 @@ def lp_add(w: Window) -> None:
     if found is None:
         return None
     position, step, token = found
-    if parted(w, token, position) is None:
-        return None
+    lost = -w.change(step.chain, w.sender(step.chain), w.forms(token))
+    exact = w.stated(token)
+    # A mint takes at most the amount desired of each side and at least its minimum (LP_SLIPPAGE_BPS
+    # less): the words' amount is the most the sender parts with.
+    least = exact * (10_000 - LP_SLIPPAGE_BPS) // 10_000 if exact is not None else 1
+    most = exact if exact is not None else w.bound(token, step)
+    if lost < least or (most is not None and lost > most):
+        most_said = w.units(token, most) if most is not None else "what it holds"
+        return w.fail(
+            position,
+            f"the sender parts with {w.units(token, lost)}, not between {w.units(token, least)} and "
+            f"{most_said} as {w.said()} says",
+        )
+    w.ok(position, f"the sender parts with {w.units(token, lost)}, at most the amount named")
     if not received_nft(w, step.chain, w.registry.contract_for(step.chain, "uniswap", "lp-add").address):
         return w.fail(position, "the sender receives no Uniswap v3 position")
     return w.ok(position, "the sender receives its Uniswap v3 position")

@@ -47,6 +47,23 @@ class Window:
     def __post_init__(self) -> None:
         self.nets: dict[tuple[str, str, str | None], Delta] = {d.key: d for d in net(self.effects)}
 
+    def part(self, position: int) -> Window:
+        """The window of one of its steps alone; what it finds is found by this window."""
+        at = [i for i, _ in self.steps].index(position)
+        return Window(
+            self.registry,
+            self.index,
+            self.intent,
+            [self.steps[at]],
+            [self.effects[at]],
+            self.wallets,
+            self.lending,
+            self.fills,
+            self.findings,
+            self.checks,
+            self.minimums,
+        )
+
     # --- naming ---------------------------------------------------------------------------------
     def where(self, position: int) -> str:
         step = dict(self.steps)[position]
