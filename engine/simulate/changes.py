@@ -165,8 +165,16 @@ class Describer:
         """The net change of `effects` (steps in running order, modelled fills among them)."""
         nets = net(effects)
         senders = {address_key(s) for s in self.senders}
-        # The senders first, what they send before what they receive; fills modelled last of each.
-        nets.sort(key=lambda d: (address_key(d.holder) not in senders, d.raw > 0, d.modelled))
+        # The senders first, what they send before what they receive, then what they owe; fills modelled
+        # last of each.
+        nets.sort(
+            key=lambda d: (
+                address_key(d.holder) not in senders,
+                d.raw > 0,
+                self.asset(d.chain, d.token).kind == "debt",
+                d.modelled,
+            )
+        )
         approvals = [
             self.approval(chain, seen, whole=True, left_over=seen.after > 0)
             for chain, seen in final_allowances(effects)
