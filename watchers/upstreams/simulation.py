@@ -26,6 +26,7 @@ from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
 from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SplCredit, SvmOutcome
+from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
@@ -129,20 +130,47 @@ class PyrevmExecutor:
             coinbase=str(block["miner"]),
             prevrandao=from_data(block.get("mixHash") or "0x" + "00" * 32),
         )
-        with trio.fail_after(self.timeout_s):
-            # abandon_on_cancel: a node that hangs must not hold the request; the thread ends on its own.
-            outcomes = await trio.to_thread.run_sync(
-                _run_fork,
-                rpc.url,
-                rpc.label,
-                chain_id,
-                fork,
-                sender,
-                list(calls),
-                self.balance_slots,
-                abandon_on_cancel=True,
-            )
-        return await _with_nested(rpc, fork, sender, calls, outcomes)
+
+        async def on_fork() -> list[EvmOutcome]:
+            with trio.fail_after(self.timeout_s):
+                # abandon_on_cancel: a node that hangs must not hold the request; the thread ends alone.
+                return await trio.to_thread.run_sync(
+                    _run_fork,
+                    rpc.url,
+                    rpc.label,
+                    chain_id,
+                    fork,
+                    sender,
+                    list(calls),
+                    self.balance_slots,
+                    abandon_on_cancel=True,
+                )
+
+        if any(call.credit is not None for call in calls):
+            # The node's traces need the credits as the fork landed them (the balance slot it found).
+            return await _with_nested(rpc, fork, sender, calls, await on_fork())
+        # Otherwise the node traces the steps while the fork runs them, as if every step succeeds; when
+        # one does not, the traces are taken again on what the steps really did.
+        found: dict[str, list[EvmOutcome]] = {}
+        hoped = [EvmOutcome(success=True, gas_used=0) for _ in calls]
+
+        async def fork_run() -> None:
+            found["outcomes"] = await on_fork()
+
+        async def trace_run() -> None:
+            try:
+                found["traced"] = await _with_nested(rpc, fork, sender, calls, hoped)
+            except Exception:  # noqa: BLE001  the fork's own failure comes first; traced again below
+                log.debug("traces beside the fork failed; taken again after it", exc_info=True)
+
+        await run_all(fork_run, trace_run)
+        outcomes = found["outcomes"]
+        if "traced" not in found or not all(outcome.success for outcome in outcomes):
+            return await _with_nested(rpc, fork, sender, calls, outcomes)
+        return [
+            dataclasses.replace(outcome, nested=traced.nested) if traced.nested is not None else outcome
+            for outcome, traced in zip(outcomes, found["traced"], strict=True)
+        ]
 
 
 def _run_fork(
