@@ -82,7 +82,8 @@ def _names(registry: Registry, chain: str) -> dict[str, str]:
         names[address_key(family, vault.address)] = f"{vault.symbol} vault"
     for protocol in registry.protocols():
         for deployment in registry.deployments(chain, protocol.name):
-            role = deployment.role.replace("_", " ")
+            # Roles read as words: swap_router02 is the swap router, position_manager the position manager.
+            role = deployment.role.replace("_", " ").removesuffix("02").strip()
             names[address_key(family, deployment.address)] = f"{protocol.label} {role}"
     if family == "evm":
         names[ZERO_ADDRESS] = "nobody (minted or burned)"

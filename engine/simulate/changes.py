@@ -21,7 +21,7 @@ from engine.simulate.change_models import (
     StepChanges,
 )
 from engine.simulate.effects import Delta, Key, StepEffect, address_key, final_allowances, net
-from engine.simulate.formatting import plain_decimal
+from engine.simulate.formatting import format_usd, plain_decimal
 from engine.simulate.outcomes import AllowanceSeen, NftMoved
 
 # An allowance at or above 2**255 is an approval of "everything" (wallets show type(uint256).max, and
@@ -75,6 +75,9 @@ class Describer:
         if price is None or asset.decimals is None:
             return None
         return Decimal(raw).scaleb(-asset.decimals) * price * asset.sign
+
+    def _dollars(self, asset: Asset, raw: int) -> str:
+        return _price_words(self.usd(asset, raw))
 
     def label(self, chain: str, address: str) -> str | None:
         found = label_of(self.registry, chain, address, self.senders)
@@ -217,12 +220,13 @@ class Describer:
                     lines.append(f"you owe {owed} {'more' if delta.raw > 0 else 'less'}{where}")
                 continue
             if mine and delta.raw < 0:
-                lines.append(f"you send {amount}{where}")
+                lines.append(f"you send {amount}{self._dollars(asset, abs(delta.raw))}{where}")
             elif mine:
                 least = self.minimums.get(delta.key)
+                shown = least if least is not None else delta.raw
                 said = f"at least {_amount(least, asset)}" if least is not None else amount
                 fill = " when the bridge fills (modelled)" if delta.modelled else ""
-                lines.append(f"you receive {said}{where}{fill}")
+                lines.append(f"you receive {said}{self._dollars(asset, shown)}{where}{fill}")
             elif delta.raw > 0 and not delta.contract:
                 fill = " when the bridge fills (modelled)" if delta.modelled else ""
                 lines.append(f"{delta.holder} receives {amount}{where}{fill}")
@@ -240,6 +244,13 @@ class Describer:
             where = f" on {chain}" if several else ""
             lines.append(f"you pay about {about(Decimal(fee.amount))} {fee.asset}{price} in gas{where}")
         return lines
+
+
+def _price_words(value: Decimal | None) -> str:
+    """` ($99.94)` for a priced amount, nothing without a price."""
+    if value is None:
+        return ""
+    return f" ({format_usd(abs(value))})"
 
 
 def _amount(raw: int, asset: Asset) -> str:

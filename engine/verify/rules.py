@@ -404,7 +404,9 @@ def swap(w: Window) -> None:
         return None
     sender = w.sender(step.chain)
     got = gained(w, token_out, sender)
-    w.minimums[(step.chain, address_key(sender), w.forms(token_out)[0])] = minimum
+    # The minimum is said of the asset the words name (ETH after its unwrap, WETH as WETH).
+    own = None if token_out.is_native else address_key(token_out.address or "")
+    w.minimums[(step.chain, address_key(sender), own)] = minimum
     if minimum <= 0:
         return w.fail(position, "the swap's minimum output is 0: it can be filled at any price")
     if got < minimum:

@@ -86,7 +86,7 @@ SAYS = {
     "approve": "Aave v3 pool is allowed 100 USDC after this",
     "lp-add": "you receive Uniswap v3 position #",
     "unstake": "you receive Lido withdrawal request #",
-    "bridge": "USDC on arbitrum when the bridge fills (modelled)",
+    "bridge": "USDC ($99.90) on arbitrum when the bridge fills (modelled)",
     "sweep": "on base when the bridge fills (modelled)",
 }
 

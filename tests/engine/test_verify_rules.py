@@ -224,3 +224,21 @@ def test_a_step_sent_from_a_wallet_outside_the_request_is_refused() -> None:
     s = step(1, "transfer", wallet=TYPO)
     found = run([TRANSFER], [s], [StepEffect("base", TYPO, paid(YOU, 10 * 10**6).deltas)])
     assert any(f"it is sent from {TYPO}, which is not one of the request's wallets" in f for f in found)
+
+
+def test_a_swaps_minimum_is_kept_for_the_words_under_the_asset_it_names() -> None:
+    proof = prove(
+        REG,
+        SimulatedPlan(
+            intents=[Intent.model_validate(SWAP)],
+            wallets=[ME],
+            steps=[step(1, "swap", protocol="uniswap")],
+            served=[0],
+            results=[ok(step(1, "swap", protocol="uniswap"))],
+            effects=[swap_effect(33 * 10**15, 34 * 10**15)],
+            fills={},
+            lending={},
+        ),
+    )
+    # WETH as WETH (not as the native asset it wraps): "you receive at least 0.033 WETH".
+    assert proof.minimums == {("base", ME.lower(), WETH.lower()): 33 * 10**15}

@@ -118,7 +118,7 @@ def test_a_step_reads_as_a_wallet_would_say_it() -> None:
     words = describer.plan([effect]).wording
     assert words == [
         "you send 100 USDC",
-        "you send 0.1 ETH",
+        "you send 0.1 ETH ($300.00)",
         f"{YOU} receives 100 USDC",
         "you receive Aave v3 pool #3",
         "Aave v3 pool is allowed an unlimited amount of USDC after this",

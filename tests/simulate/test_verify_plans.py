@@ -76,7 +76,7 @@ async def test_a_verified_swap_says_what_the_wallet_sends_and_receives_at_least(
     assert changes[("base", "ETH")] == Decimal("-0.1")
     assert Decimal(290) < changes[("base", "USDC")] < Decimal(300)
     words = verification["changes"]["wording"]
-    assert words[0] == "you send 0.1 ETH", words
+    assert words[0] == "you send 0.1 ETH ($300.00)", words
     assert words[1].startswith("you receive at least ") and words[1].endswith(" USDC"), words
     # ETH is priced by the configured price source (3000 USD); USDC is not, and says so with null.
     sent = next(
