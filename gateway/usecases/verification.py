@@ -11,6 +11,7 @@ from typing import Any
 from engine.planner import PlanRequest, PlanResponse, Step
 from engine.simulate import Fill, SimulatePlanRequest, StepResult
 from engine.simulate.effects import StepEffect
+from engine.simulate.models import MAX_STEPS
 from engine.verify import Discrepancy, Finding, SimulatedPlan, Verification, prove
 from gateway.usecases.errors import Refused
 from gateway.usecases.simulation import Simulation
@@ -67,11 +68,13 @@ class Verifier:
             batches.setdefault(step.chain, []).append(step)
         senders = {chain: {s.wallet for s in batch} for chain, batch in batches.items()}
         for index, step in enumerate(steps):
-            if len(senders[step.chain]) > 1:
+            where = f"step {step.order} ({step.type})"
+            if len(senders[step.chain]) > 1 or None in senders[step.chain]:
+                unrunnable.append(Finding(index, f"{where}: {step.chain}'s steps do not run from one wallet"))
+            elif len(batches[step.chain]) > MAX_STEPS:
                 unrunnable.append(
                     Finding(
-                        index,
-                        f"step {step.order} ({step.type}): {step.chain}'s steps run from several wallets",
+                        index, f"{where}: {step.chain} has more steps than one simulation runs ({MAX_STEPS})"
                     )
                 )
         if unrunnable:
