@@ -116,11 +116,15 @@ class Verifier:
         attach(describer, run.legs[: len(simulated.chains)], response, run.ran())
         unlanded = [f for f in response.fills or [] if not f.landed and registry.chain(f.to_chain).simulate]
         failures = list(proof.failures)
+        configured = self.simulation.chains.chains
         for fill in unlanded:
             bridge = next(i for i, s in enumerate(steps) if s.order == fill.bridge_order)
+            why = fill.error if fill.to_chain in configured else f"no RPC is configured for {fill.to_chain}"
             failures.append(
                 Finding(
-                    bridge, f"its {fill.protocol} fill on {fill.to_chain} could not be landed: {fill.error}"
+                    bridge,
+                    f"step {fill.bridge_order} (bridge) on {fill.from_chain}: its {fill.protocol} fill could "
+                    f"not be landed on {fill.to_chain}: {why}",
                 )
             )
         return _verification(
@@ -149,10 +153,11 @@ class Verifier:
         """Per destination chain with no steps, the wallet its fills belong to, so they are landed and
         read back there: the intent's recipient, else the request's wallet of that chain's family."""
         landing: dict[str, str] = {}
+        configured = self.simulation.chains.chains
         for intent in request.intents:
             chain = intent.to_chain
-            if chain is None or chain in batches or chain in landing:
-                continue
+            if chain is None or chain in batches or chain in landing or chain not in configured:
+                continue  # a chain with no RPC here: its fill stays unlanded, and the plan unproven
             evm = self.simulation.registry.chain(chain).family == "evm"
             owner = intent.recipient or next(
                 (w.address for w in request.wallets if w.address.startswith("0x") == evm), None

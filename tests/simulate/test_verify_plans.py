@@ -302,3 +302,15 @@ async def test_a_bridge_whose_output_goes_to_another_address_is_refused(sim: Sim
         "field": "steps[1]",
         "message": f"step 2 (bridge) on ethereum: its output goes to {DEAD} on base, not to {sim.wallet.lower()}",
     }
+
+
+async def test_a_bridge_to_a_chain_without_an_rpc_here_is_unverified_not_a_503(sim: SimWorld) -> None:
+    status, body = await plan(sim, [{**BRIDGE, "to_chain": "arbitrum"}])
+    assert status == 422, body
+    assert body["error"] == "plan_unverified"
+    (issue,) = body["issues"]
+    assert issue == {
+        "field": "steps[1]",
+        "message": "step 2 (bridge) on ethereum: its across fill could not be landed on arbitrum: "
+        "no RPC is configured for arbitrum",
+    }
