@@ -1,7 +1,10 @@
 """bench/simulate: POST /simulate of a 3-step plan (approve, supply, borrow on the devnet's real Aave v3
 Pool) on a fork of a local anvil, p50 over 100 calls. Target: p50 <= 150 ms. Then the whole-plan form of a
 bridge-then-deposit plan (planned by POST /plan: approve and Across deposit on ethereum, approve and Aave
-supply on base), the fill modelled on base, through HTTP at the shipped defaults.
+supply on base), the fill modelled on base, through HTTP at the shipped defaults. Then what verification
+adds to a plan: POST /plan of the same 3-step plan (deposit 1000 USDC, borrow 0.1 WETH) with and without
+options.verify, in pairs, the two alternating; target: p50 of the difference <= 50 ms. The devnet market
+feed is the price source, as on `serve --devnet`.
 
 Baselines in the same run, against the same anvils: the EVM executor alone (pyrevm fork plus the node's
 call tracer, no HTTP or policy; for the bridge plan both legs with the fill as the executor lands it), and
@@ -33,6 +36,7 @@ from devnet.across_api import SuggestedFees, serve_across_api
 from devnet.chain import open_devnet_chain
 from devnet.faucet import Faucet
 from devnet.from_registry import world_from_registry
+from devnet.market import MarketWalk, serve_market
 from devnet.rpc import AnvilRpc
 from engine.encoders import Call, aave_borrow, aave_supply, erc20_approve
 from engine.planner import Step
@@ -49,6 +53,13 @@ from watchers.upstreams.simulation import PyrevmExecutor
 CHAIN = "base"
 # Target (docs/performance.md): p50 of a 3-step plan on a fork of local anvil.
 TARGET_P50_MS = 150.0
+# Target: what options.verify adds to POST /plan of a 3-step plan, p50 of the per-pair difference.
+TARGET_VERIFY_ADDED_MS = 50.0
+# The 3-step plan as intents: approve and supply, then a borrow against it.
+LENDING_INTENTS = [
+    {"action": "deposit", "asset": "USDC", "chain": CHAIN, "amount": 1000, "protocol": "aave"},
+    {"action": "borrow", "asset": "WETH", "chain": CHAIN, "amount": "0.1", "protocol": "aave"},
+]
 # Credits for the bench tenant: 5 per call (contract) for the calls and the warm-up, with room to spare.
 CREDITS = 100_000
 
@@ -103,6 +114,25 @@ async def timed(calls: int, once: Callable[[], Awaitable[None]]) -> Figure:
         await once()
         samples.append((time.perf_counter() - start) * 1000)
     return Figure(samples, os.getloadavg()[0])
+
+
+async def paired(
+    calls: int, first: Callable[[], Awaitable[None]], second: Callable[[], Awaitable[None]]
+) -> tuple[Figure, Figure, Figure]:
+    """`first` and `second` timed alternately, `calls` times each: their samples and the per-pair
+    differences (second minus first), so both see the same machine at the same moments."""
+    for _ in range(3):
+        await first()
+        await second()
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(calls):
+        for samples, once in ((a, first), (b, second)):
+            start = time.perf_counter()
+            await once()
+            samples.append((time.perf_counter() - start) * 1000)
+    load = os.getloadavg()[0]
+    return Figure(a, load), Figure(b, load), Figure([y - x for x, y in zip(a, b, strict=True)], load)
 
 
 def line(name: str, figure: Figure) -> str:
@@ -189,8 +219,14 @@ async def main(calls: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             async with trio.open_nursery() as nursery:
                 across = await nursery.start(serve_across_api, SuggestedFees(registry, latest_block))
+                market = await nursery.start(serve_market, MarketWalk())
                 settings = Settings(
-                    data_dir=Path(tmp), log_format="text", rpc_urls=urls, across_api_url=across, port=0
+                    data_dir=Path(tmp),
+                    log_format="text",
+                    rpc_urls=urls,
+                    across_api_url=across,
+                    price_api_url=market.http,
+                    port=0,
                 )
                 services = prepare(settings, say=lambda _line: None)
                 key = bench_key(services.db)
@@ -215,6 +251,20 @@ async def main(calls: int) -> None:
 
                     service = await timed(calls, partial(simulate, request))
                     bridged = await timed(calls, partial(simulate, bridge_request))
+                    lender = [{"address": wallet, "chain": CHAIN}]
+
+                    async def plan_call(verify: bool) -> None:
+                        body = {"intents": LENDING_INTENTS, "wallets": lender, "options": {"verify": verify}}
+                        response = await client.post("/plan", json=body)
+                        answer = response.json()
+                        if response.status_code != 200 or len(answer["steps"]) != 3:
+                            raise RuntimeError(f"/plan failed: {response.status_code} {answer}")
+                        if verify and not answer["verification"]["verified"]:
+                            raise RuntimeError(f"/plan was not verified: {answer['verification']}")
+
+                    plain, verified, added = await paired(
+                        calls, partial(plan_call, False), partial(plan_call, True)
+                    )
                 shutdown.set()
                 nursery.cancel_scope.cancel()
             services.db.dispose()
@@ -254,6 +304,12 @@ async def main(calls: int) -> None:
     print(f"target p50 <= {TARGET_P50_MS:.0f} ms: {verdict} ({p50} ms)")
     print(line("POST /simulate bridge+deposit (HTTP)", bridged))
     print(line("baseline: executor alone, both legs", legs_only))
+    print(line("POST /plan 3 steps, options.verify", verified))
+    print(line("baseline: POST /plan, no verify", plain))
+    print(line("verification added (pairwise)", added))
+    more = Decimal(str(round(statistics.median(added.samples), 1)))
+    verdict = "meets" if more <= Decimal(str(TARGET_VERIFY_ADDED_MS)) else "misses"
+    print(f"target verification adds p50 <= {TARGET_VERIFY_ADDED_MS:.0f} ms: {verdict} ({more} ms)")
     one, five, fifteen = os.getloadavg()
     print(f"machine load (1, 5, 15 min): {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import trio
 from pydantic import BaseModel, ValidationError
@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from engine.encoders import EncodingError
 from engine.planner import PlanError, RouteExpired
 from engine.simulate import SimulateInvalid
+from engine.verify import Verification
 from gateway.usecases.errors import (
     EngineFailed,
     Forbidden,
@@ -22,6 +23,7 @@ from gateway.usecases.errors import (
     Unwatchable,
 )
 from gateway.usecases.intent_llm import LlmAnswerInvalid
+from gateway.usecases.verification import NotProven, PlanUnverified
 from storage.webhooks import EndpointQuotaExceeded
 from watchers.outbox import MasterKeyError
 from watchers.upstreams.errors import (
@@ -63,6 +65,7 @@ class ApiError(Exception):
         headers: dict[str, str] | None = None,
         *,
         more: int = 0,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """`more` counts issues found beyond `issues` (not given, to save making them)."""
         super().__init__(message)
@@ -71,9 +74,20 @@ class ApiError(Exception):
         self.message = message
         self.issues = _listed(list(issues), more)
         self.headers = headers or {}
+        # Fields added to the envelope for one kind of error (a refused plan's verification), after its own.
+        self.extra = extra or {}
 
     def body(self) -> dict[str, Any]:
-        return ErrorBody(error=self.code, friendly_message=self.message, issues=self.issues).model_dump()
+        envelope = ErrorBody(error=self.code, friendly_message=self.message, issues=self.issues).model_dump()
+        return {**envelope, **self.extra}
+
+
+class RefusedPlan(ErrorBody):
+    """422 of POST /plan with `options.verify`: the envelope, and the verification that refused the plan
+    (what each step did on the fork, and each discrepancy on its step)."""
+
+    error: Literal["effect_mismatch", "plan_unverified"]
+    verification: Verification
 
 
 def _listed(issues: list[tuple[str, str]], more: int) -> list[Issue]:
@@ -150,6 +164,13 @@ def _invalid_url(exc: BaseException) -> ApiError:
     )
 
 
+def _not_proven(exc: BaseException) -> ApiError:
+    assert isinstance(exc, NotProven)
+    code = "plan_unverified" if isinstance(exc, PlanUnverified) else "effect_mismatch"
+    verification = exc.verification.model_dump(mode="python")
+    return ApiError(422, code, exc.message, exc.issues, extra={"verification": verification})
+
+
 def _not_found(exc: BaseException) -> ApiError:
     assert isinstance(exc, NotFound)
     return ApiError(404, f"{exc.resource}_not_found", exc.message)
@@ -159,6 +180,7 @@ def _not_found(exc: BaseException) -> ApiError:
 # upstreams' errors) to the contract's envelope; first match wins, so subclasses come before their bases.
 ENVELOPES: list[tuple[tuple[type[BaseException], ...], Callable[[BaseException], ApiError]]] = [
     ((Invalid,), _refused(400, "invalid_request")),
+    ((NotProven,), _not_proven),
     ((NotFound,), _not_found),
     ((Forbidden,), _refused(403, "scope_forbidden")),
     ((Unwatchable,), _refused(422, "unwatchable")),

@@ -48,6 +48,7 @@ def build_openapi(routes: list[Route], registry: Registry) -> dict[str, Any]:
     models: set[type[BaseModel]] = {ErrorBody}
     for route in routes:
         models.update(m for m in (route.body_model, route.response_model, *route.body_forms) if m is not None)
+        models.update(model for _, model in route.error_bodies)
     _, defs = models_json_schema(
         [(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF_TEMPLATE
     )
@@ -125,10 +126,11 @@ def _operation(route: Route) -> dict[str, Any]:
         statuses.add(403)
     if route.cost:
         statuses.add(402)
+    bodies = dict(route.error_bodies)
     for status in sorted(statuses):
         responses[str(status)] = {
             "description": STATUS_TEXT.get(status, "Error"),
-            "content": {"application/json": {"schema": _ref(ErrorBody)}},
+            "content": {"application/json": {"schema": _ref(bodies.get(status, ErrorBody))}},
         }
     operation: dict[str, Any] = {"operationId": route.name, "summary": route.summary, "responses": responses}
     if route.body_model is not None:

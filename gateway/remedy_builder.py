@@ -122,6 +122,7 @@ class RemedyBuilder:
             "status": NOT_BUILDABLE,
             "plan": None,
             "simulations": None,
+            "verification": None,
             "reason": reason,
             "planned_at": self._clock(),
         }

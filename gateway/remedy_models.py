@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict
 from engine.intents import Intent
 from engine.planner import PlanResponse
 from engine.simulate import StepResult
+from engine.simulate.change_models import PlanChanges
+from engine.verify import Verification
 
 
 class RemedyOut(BaseModel):
@@ -36,15 +38,18 @@ class ChainSimulation(BaseModel):
     total_cost: str | None = None
     error: str | None = None
     steps: list[StepResult] | None = None
+    changes: PlanChanges | None = None
 
 
 class BuiltRemedy(BaseModel):
-    """A remedy's plan as built at one moment: ready with the plan and its dry runs, or not buildable
-    and why (a balance that is gone, an upstream that did not answer)."""
+    """A remedy's plan as built at one moment: ready with the plan, its dry runs and its verification
+    (its effect checked against the remedy's intents, as POST /plan with options.verify does), or not
+    buildable and why (a balance that is gone, an upstream that did not answer)."""
 
     status: Literal["ready", "not_buildable"]
     plan: PlanResponse | None = None
     simulations: list[ChainSimulation] | None = None
+    verification: Verification | None = None
     reason: str | None = None
     planned_at: int | None = None
 

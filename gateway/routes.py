@@ -14,10 +14,11 @@ from engine.agents import (
     StatusPatch,
 )
 from engine.intents import IntentResponse
-from engine.planner import PlanRequest, PlanResponse, ReencodeRequest, ReencodeResponse
+from engine.planner import PlanRequest, ReencodeRequest, ReencodeResponse
 from engine.simulate import SimulatePlanRequest, SimulateRequest, SimulateResponse
 from gateway import agent_models, operator_models
 from gateway.api_models import MetaResponse, UsageResponse
+from gateway.errors import RefusedPlan
 from gateway.handlers import account, dashboard_api, planning
 from gateway.handlers import agents as agent_handlers
 from gateway.handlers import events as event_handlers
@@ -60,6 +61,8 @@ class Route:
     # The handler changes nothing but what it answers (no store write, nothing sent on anyone's behalf),
     # so its work may start while its credits are reserved (gateway.policy.guarded).
     read_only: bool = False
+    # Error statuses whose body adds fields to the envelope: documented with these models.
+    error_bodies: tuple[tuple[int, type[BaseModel]], ...] = ()
 
     @property
     def name(self) -> str:
@@ -88,12 +91,16 @@ def routes() -> list[Route]:
             "POST",
             "/plan",
             planning.post_plan,
-            "Intents and wallets to ordered unsigned steps.",
+            "Intents and wallets to ordered unsigned steps. With options.verify the plan is run on forks "
+            "first and its effect checked against the intents: the answer carries `verification`, or is "
+            "422 effect_mismatch / plan_unverified naming the step (5 credits, plus 5 per chain verified).",
             scope="plan",
             cost=COST_PER_CALL,
+            cost_of=planning.cost,
             body_model=PlanRequest,
-            response_model=PlanResponse,
-            error_statuses=(400, 401, 402, 403, 429, 502, 503),
+            response_model=planning.VerifiedPlanResponse,
+            error_statuses=(400, 401, 402, 403, 422, 429, 502, 503),
+            error_bodies=((422, RefusedPlan),),
             read_only=True,
         ),
         Route(

@@ -21,6 +21,7 @@ from engine.planner.facts import (
 from engine.planner.models import (
     Chained,
     PinnedRoute,
+    PlanOptions,
     PlanRequest,
     PlanResponse,
     PlanSummary,
@@ -46,6 +47,7 @@ __all__ = [
     "LidoRequestsKey",
     "PinnedRoute",
     "PlanError",
+    "PlanOptions",
     "PlanRequest",
     "PlanResponse",
     "PlanSummary",

@@ -39,6 +39,7 @@ class StepDraft:
     fee_token: Token | None = None  # bridge or swap fee, for the summary
     fee_raw: int = 0
     gas_kind: str = ""
+    intent: int = 0  # the index of the request's intent the step serves
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,11 @@ class Draft:
     spent: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (chain, owner, symbol) -> raw
     arrived: dict[tuple[str, str, str], int] = field(default_factory=dict)
     allowances: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+    intent: int = 0  # the intent being planned: the steps added now serve it
 
     def add(self, step: StepDraft) -> StepDraft:
         step.key = f"s{len(self.steps) + 1}"
+        step.intent = self.intent
         self.steps.append(step)
         return step
 

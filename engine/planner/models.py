@@ -9,6 +9,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SerializerFunctionWrapHandler,
     model_serializer,
 )
@@ -81,11 +82,25 @@ class PlanWallet(BaseModel):
     balances: tuple[Holding, ...] | None = Field(None, max_length=64)
 
 
+class PlanOptions(BaseModel):
+    """Run options of POST /plan (ours, additive). `verify`: run the plan on a fork and prove its effect
+    matches the intents before answering (docs/simulate.md, "The effect check")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    verify: bool = False
+
+
 class PlanRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     intents: tuple[Intent, ...] = Field(min_length=1, max_length=PLAN_INTENTS_MAX)
     wallets: tuple[PlanWallet, ...] = Field(min_length=1, max_length=PLAN_WALLETS_MAX)
+    options: PlanOptions | None = None
+
+    @property
+    def verify(self) -> bool:
+        return self.options is not None and self.options.verify
 
 
 class Chained(BaseModel):
@@ -159,6 +174,16 @@ class PlanSummary(BaseModel):
 class PlanResponse(BaseModel):
     steps: list[Step]
     summary: PlanSummary
+    # Per step, the index of the request's intent it serves (not on the wire: the effect check reads it).
+    _served: tuple[int, ...] = PrivateAttr(default=())
+
+    @property
+    def served(self) -> tuple[int, ...]:
+        return self._served
+
+    @served.setter
+    def served(self, value: tuple[int, ...]) -> None:
+        self._served = value
 
 
 class ReencodeRequest(BaseModel):

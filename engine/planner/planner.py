@@ -195,13 +195,16 @@ def build_plan(registry: Registry, request: PlanRequest, facts: Facts) -> PlanRe
     _check_recipients(registry, request)
     draft = Draft(registry, facts)
     for index, intent in enumerate(request.intents):
+        draft.intent = index
         # Intent.action is validated against engine.actions.ACTIONS, and every action has a builder.
         BUILDERS[intent.action](IntentContext(index, intent, request.wallets, draft))
     if not draft.steps:
         raise PlanError("intents", "nothing to do: the intents produce no transaction")
-    return PlanResponse(
+    response = PlanResponse(
         steps=[_step(i, s) for i, s in enumerate(draft.steps, start=1)], summary=summarize(draft)
     )
+    response.served = tuple(step.intent for step in draft.steps)
+    return response
 
 
 def _step(order: int, step: StepDraft) -> Step:

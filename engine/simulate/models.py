@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from engine.planner.models import Step
+from engine.simulate.change_models import PlanChanges, StepChanges
 
 # Contract, POST /simulate: the chain enum; the seventh chain (bsc) is plannable but absent here.
 SimulateChain = Literal["ethereum", "base", "arbitrum", "optimism", "polygon", "solana"]
@@ -20,8 +21,8 @@ MAX_CHAINS: Final = 6
 MAX_BRIDGES: Final = 5
 # Fields added to the contract's shapes, left out of an answer that has nothing to say in them, so the
 # one-chain call answers exactly the contract's fields.
-_ADDED_RESULT_FIELDS: Final = ("chain", "order", "amount")
-_ADDED_RESPONSE_FIELDS: Final = ("chains", "fills")
+_ADDED_RESULT_FIELDS: Final = ("chain", "order", "amount", "changes")
+_ADDED_RESPONSE_FIELDS: Final = ("chains", "fills", "changes")
 
 
 def _drop_unset(dumped: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
@@ -65,7 +66,8 @@ class StepResult(BaseModel):
     """One step's outcome; `error` is null on success and a human-readable reason otherwise.
 
     Added: `chain` and `order` in a whole-plan answer; `amount` (decimal token units) when the step ran
-    re-sized for a bridged amount that landed."""
+    re-sized for a bridged amount that landed; `changes`, what the step did to balances and allowances,
+    when it ran and succeeded."""
 
     success: bool
     status: str
@@ -78,6 +80,7 @@ class StepResult(BaseModel):
     chain: str | None = None
     order: int | None = None
     amount: str | None = None
+    changes: StepChanges | None = None
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -125,11 +128,13 @@ class ChainResult(Totals):
 class SimulateResponse(Totals):
     """The batch's outcome (contract: SimulateResponse).
 
-    Added: `fills` when bridge fills were modelled, `chains` in a whole-plan answer."""
+    Added: `fills` when bridge fills were modelled, `chains` in a whole-plan answer, `changes` (the
+    batch's net effect on balances and allowances, with the words a wallet shows)."""
 
     steps: list[StepResult]
     chains: list[ChainResult] | None = None
     fills: list[FillResult] | None = None
+    changes: PlanChanges | None = None
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

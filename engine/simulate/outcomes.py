@@ -82,6 +82,57 @@ class DepositEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class Holding:
+    """One holder's balance of one asset around a step: `token` is the ERC-20 contract or SPL mint (None:
+    the native asset, in wei or lamports), `before` and `after` the balances read on the fork, `logged`
+    what the step's Transfer, Deposit and Withdrawal logs say moved for the holder (None: no log speaks of
+    it, as for native value). On Solana `account` is the token account (or, for lamports, the account
+    itself) and `holder` its owner."""
+
+    token: str | None
+    holder: str
+    before: int
+    after: int
+    logged: int | None = None
+    account: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AllowanceSeen:
+    """An ERC-20 allowance around a step: the step set it (an Approval log, an approve call) or an earlier
+    step of the batch did and this one may have used it."""
+
+    token: str
+    owner: str
+    spender: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class NftMoved:
+    """An ERC-721 token moved by a step (a Transfer log with its id indexed): minted from, or burned to, the
+    zero address."""
+
+    token: str
+    token_id: int
+    sender: str
+    recipient: str
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """What a step did to balances, read on the fork around it. `holdings` lists every balance that moved
+    (and the ones its logs name); `contracts` are the lower-case holders that hold code (the rest are
+    accounts a person or a program key controls)."""
+
+    holdings: tuple[Holding, ...] = ()
+    allowances: tuple[AllowanceSeen, ...] = ()
+    nfts: tuple[NftMoved, ...] = ()
+    contracts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class EvmOutcome:
     """A run EVM transaction. On failure exactly one of `revert_data` (a REVERT, possibly empty) or
     `failure` (a halt such as out of gas, or a transaction the EVM refused, in words) is set; an entry
@@ -95,6 +146,7 @@ class EvmOutcome:
     skipped_for: int | None = None
     credited: Credited | None = None
     deposit: DepositEffect | None = None
+    observed: Observed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +167,4 @@ class SvmOutcome:
     compute_units: int
     fee: int
     error: str | None = None
+    observed: Observed | None = None

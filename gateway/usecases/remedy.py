@@ -25,9 +25,11 @@ from engine.planner import PlanError, PlanRequest, PlanResponse, Step
 from engine.planner.models import PlanWallet
 from engine.registry import Registry, load_registry
 from engine.simulate import SimulateRequest
+from engine.verify import Verification
 from gateway.usecases.errors import NotFound, NotRunning
 from gateway.usecases.planning import Planning
 from gateway.usecases.simulation import Simulation
+from gateway.usecases.verification import Verifier
 from storage import Database
 from storage import agents as agent_store
 from storage.clock import wall_ms
@@ -189,21 +191,29 @@ class RemedyPlans:
         request_wallets = plan_wallets(registry, remedy, wallets)
         if not request_wallets:
             return _not_buildable("none of the agent's wallets can sign on the remedy's chains")
+        request = PlanRequest(intents=remedy.intents, wallets=request_wallets)
         try:
-            plan = await self.planning.plan(PlanRequest(intents=remedy.intents, wallets=request_wallets))
+            plan = await self.planning.plan(request)
         except PlanError as exc:
             return _not_buildable(str(exc))
-        simulations = await self._simulate(plan)
+        verification = await Verifier(self.simulation).verify(request, plan)
+        simulations = (
+            _simulations(plan, verification)
+            if verification.changes is not None
+            else await self._simulate(plan)
+        )
         return {
             "status": READY,
             "plan": plan.model_dump(mode="python", exclude_none=True),
             "simulations": simulations,
+            "verification": verification.model_dump(mode="python"),
             "reason": None,
             "planned_at": wall_ms(),
         }
 
     async def _simulate(self, plan: PlanResponse) -> list[dict[str, Any]]:
-        """One dry run per chain and sender, in plan order; a chain /simulate does not run is said so."""
+        """One dry run per chain and sender, in plan order, for a plan the whole-plan run cannot take (a
+        chain /simulate does not run, several wallets on one chain); such a chain is said so."""
         assert self.simulation is not None
         registry = self.simulation.registry
         groups: dict[tuple[str, str], list[Step]] = {}
@@ -220,11 +230,28 @@ class RemedyPlans:
         return results
 
 
+def _simulations(plan: PlanResponse, verification: Verification) -> list[dict[str, Any]]:
+    """Per chain, in plan order, the dry run the verification made: its totals and its steps' results
+    (bridge fills modelled, so a step funded by a bridge runs on what lands)."""
+    totals = {c.chain: c for c in verification.chains or []}
+    found: list[dict[str, Any]] = []
+    for chain in dict.fromkeys(step.chain for step in plan.steps):
+        steps = [
+            r.model_dump(mode="python", exclude={"chain", "order"})
+            for r in verification.steps
+            if r.chain == chain
+        ]
+        total = totals[chain].model_dump(mode="python", exclude={"chain"})
+        found.append({"chain": chain, "simulated": True, **total, "steps": steps})
+    return found
+
+
 def _not_buildable(reason: str) -> dict[str, Any]:
     return {
         "status": NOT_BUILDABLE,
         "plan": None,
         "simulations": None,
+        "verification": None,
         "reason": reason,
         "planned_at": wall_ms(),
     }

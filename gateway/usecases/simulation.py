@@ -17,6 +17,7 @@ from engine.simulate import (
 )
 from gateway.usecases.errors import Invalid
 from gateway.usecases.simulation_chains import ChainLegs
+from gateway.usecases.simulation_changes import attach, describer_for
 from gateway.usecases.simulation_plan import fill_results, simulate_plan
 
 
@@ -38,6 +39,7 @@ class Simulation(ChainLegs):
         response = leg.response()
         if incoming:
             response.fills = fill_results({request.chain: leg}, list(incoming.values()))
+        attach(await describer_for(self, [leg]), [leg], response, [leg])
         return response
 
     async def simulate_plan(self, request: SimulatePlanRequest) -> SimulateResponse:

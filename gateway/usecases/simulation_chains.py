@@ -21,6 +21,7 @@ from engine.simulate import (
     skipped_result,
     svm_step_result,
 )
+from engine.simulate.effects import step_effect
 from gateway.usecases.errors import Invalid
 from gateway.usecases.simulation_legs import SOURCE_RPC, Landed, Leg, LegRunner
 from watchers.upstreams.simulation import MAX_ACCOUNTS_PER_CALL
@@ -113,6 +114,13 @@ class ChainLegs(LegRunner):
             if is_bridge(step):
                 bridges[index] = SOLANA_FILL if results[-1].success else f"it failed: {results[-1].error}"
         fees = [q if q is not None else o.fee for q, o in zip(quoted, outcomes, strict=True)]
+        fee_of = dict(zip(messages, fees, strict=True))
+        effects = [
+            step_effect(chain, messages[i].wallet, by_index[i].observed, fee_of[i])
+            if i in by_index and result.success
+            else None
+            for i, result in enumerate(results)
+        ]
         native = self.registry.native(chain)
         return Leg(
             chain=chain,
@@ -124,6 +132,8 @@ class ChainLegs(LegRunner):
             cost_usd=cost_usd(self.registry.from_raw(native, sum(fees)), native_usd),
             bridges=bridges,
             landed=[Landed(fill, o.success, o.error) for fill, o in zip(landing, credited, strict=True)],
+            sender=sender,
+            effects=effects,
         )
 
     async def _missing_programs(self, invoked: dict[int, list[str]]) -> list[tuple[int, str]]:

@@ -4,6 +4,7 @@ own effects checked, and a step whose source did not succeed reported as not run
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
@@ -30,10 +31,12 @@ from engine.simulate import (
     skipped_result,
     summarize,
 )
+from engine.simulate.effects import StepEffect, fill_effect, step_effect
 from engine.simulate.models import SimulateResponse
 from gateway.usecases.planning import Planning
 from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
+from watchers.upstreams.lending_tokens import LendingTokens
 from watchers.upstreams.prefetch import PriceSource
 from watchers.upstreams.quote_errors import SourceUnavailable
 from watchers.upstreams.simulation import EvmExecutor, SolanaExecutor
@@ -67,6 +70,14 @@ class Leg:
     cost_usd: Decimal | None
     bridges: dict[int, Fill | str] = field(default_factory=dict)
     landed: list[Landed] = field(default_factory=list)
+    sender: str = ""
+    # Per step, what it did when it ran (None: it did not run or failed).
+    effects: list[StepEffect | None] = field(default_factory=list)
+
+    def ran(self) -> list[StepEffect]:
+        """The leg's effects in running order: the fills it landed (modelled), then its steps."""
+        fills = [fill_effect(item.fill) for item in self.landed if item.success]
+        return fills + [effect for effect in self.effects if effect is not None]
 
     def response(self) -> SimulateResponse:
         return summarize(
@@ -87,6 +98,11 @@ class LegRunner:
     evm: EvmExecutor
     solana: SolanaExecutor
     prices: PriceSource | None = None
+    lending: LendingTokens | None = None
+
+    def __post_init__(self) -> None:
+        if self.lending is None:
+            self.lending = LendingTokens(self.registry, self.chains)
 
     async def evm_leg(
         self,
@@ -150,13 +166,21 @@ class LegRunner:
             entries.append(replace(call, needs=needs))
         outcomes, gas_price, native_usd = await self._run_evm(chain, sender, entries)
         results: list[StepResult] = []
+        effects: list[StepEffect | None] = []
         for index, step in enumerate(steps):
             if index in early:
                 results.append(early[index])
+                effects.append(None)
                 if is_bridge(step):
                     bridges.setdefault(index, f"it was not run ({early[index].error})")
                 continue
             outcome = outcomes[step_entry[index]]
+            ran = entries[step_entry[index]]
+            effects.append(
+                step_effect(chain, sender, outcome.observed, outcome.gas_used * gas_price, ran)
+                if outcome.success
+                else None
+            )
             result = _evm_result(steps, step, outcome, outcomes, landing, step_entry)
             promised = fills.get(index)
             if promised is not None and outcome.success and outcome.deposit is not None:
@@ -185,6 +209,10 @@ class LegRunner:
             landed=[
                 Landed(fill, outcomes[entry].success, outcomes[entry].failure)
                 for entry, fill in landing.items()
+            ],
+            sender=sender,
+            effects=[
+                effect if result.success else None for effect, result in zip(effects, results, strict=True)
             ],
         )
 
@@ -231,14 +259,21 @@ class LegRunner:
 
     async def usd(self, symbol: str) -> Decimal | None:
         """The USD price of `symbol`, or None when no price source is configured or it cannot say."""
-        coin = COINGECKO_IDS.get(symbol)
-        if self.prices is None or coin is None:
-            return None
-        try:
-            found = await self.prices.prices([coin])
-        except SourceUnavailable:
-            return None  # the cost degrades to "unavailable"; the simulation stands
-        return found.get(coin)
+        return (await self.usd_many([symbol]))[symbol]
+
+    async def usd_many(self, symbols: Iterable[str]) -> dict[str, Decimal | None]:
+        """The USD price of each registry symbol, None where no price source is configured, the symbol
+        has no coingecko id, or the source cannot say: asked in one request."""
+        wanted = list(dict.fromkeys(symbols))
+        coins = {symbol: COINGECKO_IDS.get(symbol) for symbol in wanted}
+        asked = sorted({coin for coin in coins.values() if coin is not None})
+        found: dict[str, Decimal | None] = {}
+        if self.prices is not None and asked:
+            try:
+                found = await self.prices.prices(asked)
+            except SourceUnavailable:
+                found = {}  # the costs degrade to "unavailable"; the simulation stands
+        return {symbol: found.get(coin) if coin else None for symbol, coin in coins.items()}
 
 
 def _evm_result(

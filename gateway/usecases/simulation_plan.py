@@ -8,8 +8,10 @@ says which step and why. Tenderly, Enso and LI.FI stop at the chain boundary; th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
+from engine.planner import Step
 from engine.simulate import (
     ChainResult,
     Fill,
@@ -26,15 +28,41 @@ from engine.simulate import (
     sources,
 )
 from gateway.usecases.simulation_chains import ChainLegs
+from gateway.usecases.simulation_changes import attach, describer_for
 from gateway.usecases.simulation_legs import Leg
 
 # Why a fill that was modelled was not landed anywhere: no batch of this call runs on its chain.
 NO_DESTINATION = "not landed: this call has no steps on {chain}"
 
 
+@dataclass
+class PlanRun:
+    """A whole plan as run: each batch's leg in the request's order (then the legs that only landed a fill
+    on a chain with no steps), the order they ran in (indices into `legs`), and every fill modelled."""
+
+    legs: list[Leg]
+    order: list[int]
+    fills: list[Fill]
+
+    def ran(self) -> list[Leg]:
+        return [self.legs[i] for i in self.order]
+
+
 async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> SimulateResponse:
     """Run every chain's steps of `request`, bridges' fills modelled between them. Raises SimulateInvalid
     or Invalid (400) before anything runs for a plan that cannot be simulated as sent."""
+    run = await run_plan(simulation, request)
+    response = whole(request, run)
+    attach(await describer_for(simulation, run.ran()), run.legs[: len(request.chains)], response, run.ran())
+    return response
+
+
+async def run_plan(
+    simulation: ChainLegs, request: SimulatePlanRequest, landing: Mapping[str, str] | None = None
+) -> PlanRun:
+    """Run `request`'s chains in funding order. `landing` names, per chain the request has no steps on,
+    the wallet a fill landing there belongs to (its sender): those fills are landed there too, on a leg of
+    their own, and read back."""
     registry = simulation.registry
     check_plan(registry, request)
     batches = [list(batch.steps) for batch in request.chains]
@@ -66,17 +94,39 @@ async def simulate_plan(simulation: ChainLegs, request: SimulatePlanRequest) -> 
                 blocked[position] = depends_text(bridge, names[source.batch], fill)
             elif fill.to_chain != batch.chain:
                 blocked[position] = depends_text(bridge, names[source.batch], f"it lands on {fill.to_chain}")
-        if registry.chain(batch.chain).family == "evm":
-            leg = await simulation.evm_leg(batch.chain, batch.sender, batches[index], incoming, blocked)
-        else:
-            # A fill into Solana is a mint into its token account, landed in litesvm before the steps.
-            leg = await simulation.solana_leg(batch.chain, batch.sender, batches[index], blocked, incoming)
-        legs[index] = leg
-        for position, fill in leg.bridges.items():
+        legs[index] = await _leg(simulation, batch.chain, batch.sender, batches[index], incoming, blocked)
+        for position, fill in legs[index].bridges.items():
             promised[StepRef(index, position)] = fill
     fills = [fill for fill in promised.values() if isinstance(fill, Fill)]
-    by_chain = {legs[i].chain: legs[i] for i in legs}
-    return _whole(request, [legs[i] for i in range(len(request.chains))], fill_results(by_chain, fills))
+    ordered = [legs[i] for i in range(len(request.chains))]
+    running = list(order)
+    for chain, sender in (landing or {}).items():
+        arriving = {f"fill-{n}": f for n, f in enumerate(fills) if f.to_chain == chain}
+        if chain in names or not arriving or not registry.chain(chain).simulate:
+            continue
+        running.append(len(ordered))
+        ordered.append(await _leg(simulation, chain, sender, [], arriving, {}))
+    return PlanRun(ordered, running, fills)
+
+
+async def _leg(
+    simulation: ChainLegs,
+    chain: str,
+    sender: str,
+    steps: list[Step],
+    incoming: dict[str, Fill],
+    blocked: dict[int, str],
+) -> Leg:
+    if simulation.registry.chain(chain).family == "evm":
+        return await simulation.evm_leg(chain, sender, steps, incoming, blocked)
+    # A fill into Solana is a mint into its token account, landed in litesvm before the steps.
+    return await simulation.solana_leg(chain, sender, steps, blocked, incoming)
+
+
+def whole(request: SimulatePlanRequest, run: PlanRun) -> SimulateResponse:
+    """The whole-plan answer of `run`, without changes (attach adds them)."""
+    by_chain = {leg.chain: leg for leg in run.legs}
+    return _whole(request, run.legs[: len(request.chains)], fill_results(by_chain, run.fills))
 
 
 def fill_results(legs: Mapping[str, Leg], fills: Sequence[Fill]) -> list[FillResult]:

@@ -1,11 +1,14 @@
 """Every action /meta lists, as a user runs it on the devnet: plain English to /intent, its intents to
 /plan, and the steps executed on the devnet's chains in order (a withdraw after its deposit, an lp-remove
 after its lp-add), each answering a plan rather than a clarification or a refusal, and each leaving the
-balance effect its prompt says, read back from the chains (tests/devnet_mode/effects.py)."""
+balance effect its prompt says, read back from the chains (tests/devnet_mode/effects.py). Each plan is
+verified first (options.verify): its simulated effect is held to its intents, and the changes it foresees
+for the wallet are the ones the prompt says."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from decimal import Decimal
 
 import httpx
 import pytest
@@ -43,6 +46,69 @@ PROMPTS = [
 ]
 
 
+# What the verification must say the wallet sees, per action: (chain, asset) -> the range its net change
+# lies in (token units; Aave's and Lido's balances move by an index or by shares: a few units either way).
+NEAR = Decimal("0.000002")
+SEES: dict[str, dict[tuple[str, str], tuple[Decimal, Decimal]]] = {
+    "deposit": {
+        ("base", "USDC"): (Decimal(-1000), Decimal(-1000)),
+        ("base", "aUSDC"): (1000 - NEAR, 1000 + NEAR),
+    },
+    "borrow": {
+        ("base", "USDC"): (Decimal(100), Decimal(100)),
+        ("base", "variableDebtUSDC"): (100 - NEAR, 100 + NEAR),
+    },
+    "repay": {
+        ("base", "USDC"): (Decimal(-50), Decimal(-50)),
+        ("base", "variableDebtUSDC"): (-50 - NEAR, -50 + NEAR),
+    },
+    "withdraw": {
+        ("base", "USDC"): (Decimal(200), Decimal(200)),
+        ("base", "aUSDC"): (-200 - NEAR, -200 + NEAR),
+    },
+    "swap": {
+        ("base", "ETH"): (Decimal("-0.1"), Decimal("-0.1")),
+        ("base", "USDC"): (Decimal(290), Decimal(300)),
+    },
+    "transfer": {("base", "USDC"): (Decimal(-10), Decimal(-10))},
+    "lp-add": {("base", "USDC"): (Decimal(-1000), Decimal(-990))},
+    "lp-remove": {("base", "USDC"): (Decimal(985), Decimal(1000))},
+    "stake": {("ethereum", "ETH"): (Decimal(-1), Decimal(-1)), ("ethereum", "stETH"): (1 - NEAR, Decimal(1))},
+    "unstake": {("ethereum", "stETH"): (Decimal("-0.5") - NEAR, Decimal("-0.5") + NEAR)},
+    "claim": {("ethereum", "ETH"): (Decimal("0.5") - NEAR, Decimal("0.5"))},
+    "bridge": {
+        ("ethereum", "USDC"): (Decimal(-100), Decimal(-100)),
+        ("arbitrum", "USDC"): (Decimal(99), Decimal(100)),
+    },
+}
+# What else the wallet's words must say (NFTs, allowances, fills modelled).
+SAYS = {
+    "approve": "Aave v3 pool is allowed 100 USDC after this",
+    "lp-add": "you receive Uniswap v3 position #",
+    "unstake": "you receive Lido withdrawal request #",
+    "bridge": "USDC ($99.90) on arbitrum when the bridge fills (modelled)",
+    "sweep": "on base when the bridge fills (modelled)",
+}
+
+
+def foreseen(action: str, verification: dict) -> list[str]:
+    """What is wrong with the changes the verification foresees for the wallet (empty when they match)."""
+    mine = {
+        (c["chain"], c["asset"]): Decimal(c["amount"])
+        for c in verification["changes"]["balances"]
+        if c["address"].lower() == WALLET.lower()
+    }
+    wrong = [
+        f"{key}: {mine.get(key)} not within [{low}, {high}]"
+        for key, (low, high) in SEES.get(action, {}).items()
+        if not low <= mine.get(key, Decimal(0)) <= high
+    ]
+    words = " | ".join(verification["changes"]["wording"])
+    if action in SAYS and SAYS[action] not in words:
+        wrong.append(f"the words do not say {SAYS[action]!r}: {words}")
+    return wrong
+
+
 @pytest.fixture
 async def service(settings: Settings) -> AsyncIterator[Running]:
     async with running_service(settings.model_copy(update={"devnet": True})) as running:
@@ -73,8 +139,12 @@ async def test_every_action_goes_from_plain_english_to_executed_steps(service: R
             assert answer.status_code == 200, (prompt, answer.text)
             intents = answer.json()["intents"]
             assert intents and intents[0]["action"] == action, (prompt, answer.json())
-            planned = await client.post("/plan", json={"intents": intents, "wallets": wallets})
+            body = {"intents": intents, "wallets": wallets, "options": {"verify": True}}
+            planned = await client.post("/plan", json=body)
             assert planned.status_code == 200, (prompt, intents, planned.text)
+            verification = planned.json()["verification"]
+            assert verification["verified"] is True, (prompt, verification["discrepancies"])
+            assert not foreseen(action, verification), (prompt, foreseen(action, verification))
             before = await reader.read()  # after planning: the faucet funds the wallet when a plan reads it
             gas: dict[str, int] = {}
             for step in planned.json()["steps"]:

@@ -46,3 +46,21 @@ async def test_plan_reencode_simulate_tools_answer_like_rest_and_keep_five_credi
     )
     assert rest_sim.json()["steps"] == structured(simulated)["steps"]
     assert start - await balance(app) == 30
+
+
+async def test_plan_tool_verifies_with_the_same_option_and_answers_the_changes(
+    sim: SimWorld,  # noqa: F811
+) -> None:
+    app = sim.app
+    wallets = [{"address": sim.wallet, "chain": "base"}]
+    start = await balance(app)
+    async with mcp_session(app, app.dev_key) as session:
+        planned = await session.call_tool(
+            "plan", {"intents": [DEPOSIT], "wallets": wallets, "options": {"verify": True}}
+        )
+    assert not planned.is_error, text_of(planned)
+    verification = structured(planned)["verification"]
+    assert verification["verified"] is True, verification
+    assert verification["changes"]["wording"][0] == "you send 100 USDC"
+    # 5 for the plan, 5 for the one chain it forks.
+    assert start - await balance(app) == 10

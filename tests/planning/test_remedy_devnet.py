@@ -83,6 +83,11 @@ async def test_repay_remedy_executed_on_the_fork_restores_the_health_factor(worl
     (simulation,) = body["simulations"]
     assert simulation["simulated"] is True and simulation["chain"] == "base"
     assert simulation["success"] is True, simulation
+    # The same proof as POST /plan with options.verify: the repay's effect held to its words.
+    verification = body["verification"]
+    assert verification["verified"] is True, verification["discrepancies"]
+    assert {"you send 600 USDC", "you owe 600 USDC less"} <= set(verification["changes"]["wording"])
+    assert [s["changes"]["gas_fee"]["asset"] for s in simulation["steps"]] == ["ETH", "ETH"]
     for step in body["plan"]["steps"]:
         await world.execute(step)
     assert await health_factor(world, user) > THRESHOLD
@@ -123,6 +128,7 @@ async def test_the_fired_event_carries_the_plan_built_off_the_pass(world: World)
     assert remedy["intents"] == [{**repay, "amount": 600}]
     assert [step["type"] for step in remedy["plan"]["steps"]][-1] == "repay"
     assert remedy["simulations"][0]["success"] is True
+    assert remedy["verification"]["verified"] is True, remedy["verification"]
     for step in remedy["plan"]["steps"]:
         await world.execute(step)
     assert await health_factor(world, user) > THRESHOLD

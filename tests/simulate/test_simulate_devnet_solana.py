@@ -12,6 +12,7 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
 from devnet.solana import SolanaFaucet, SolanaRpc, solana_rpc, solana_world
+from engine.encoders.solana import associated_token_address
 from engine.registry import load_registry
 from gateway.config import Settings
 from tests.simulate.conftest import unrunnable_burn
@@ -92,3 +93,34 @@ async def test_a_step_calling_a_program_the_devnet_lacks_fails_saying_why(sol: D
     assert only["success"] is False
     assert f"program {absent} has no executable account" in only["error"]
     assert "cannot run on an offline devnet" in only["error"]
+
+
+async def test_solana_transfers_are_verified_with_their_token_accounts_changes(sol: DevnetSolana) -> None:
+    sender, recipient = str(sol.sender), str(sol.recipient)
+    wallets = [{"address": sender, "chain": "solana"}]
+    for asset, amount in (("SOL", "1.25"), ("USDC", "40")):
+        intent = {
+            "action": "transfer",
+            "asset": asset,
+            "chain": "solana",
+            "amount": amount,
+            "recipient": recipient,
+        }
+        status, body = await sol.post(
+            "/plan", {"intents": [intent], "wallets": wallets, "options": {"verify": True}}
+        )
+        assert status == 200, body
+        verification = body["verification"]
+        assert verification["verified"] is True, verification["discrepancies"]
+        moved = {(c["address"], c["asset"]): c for c in verification["changes"]["balances"]}
+        assert moved[(sender, asset)]["amount"] == f"-{amount}"
+        assert moved[(recipient, asset)]["amount"] == amount
+        words = verification["changes"]["wording"]
+        assert f"you send {amount} {asset}" in words and f"{recipient} receives {amount} {asset}" in words
+        (step,) = verification["steps"]
+        assert (
+            step["changes"]["gas_fee"]["asset"] == "SOL" and int(step["changes"]["gas_fee"]["amount_raw"]) > 0
+        )
+    # The USDC landed in the recipient's associated token account, which the transfer opened.
+    usdc = REG.token("solana", "USDC").address or ""
+    assert moved[(recipient, "USDC")]["account"] == str(associated_token_address(recipient, usdc))

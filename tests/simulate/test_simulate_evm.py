@@ -86,6 +86,21 @@ async def test_approve_supply_borrow_all_succeed_with_state_carried_and_nothing_
     assert body["total_cost"] == (
         "<$0.01" if cost < Decimal("0.005") else f"${cost.quantize(Decimal('0.01'))}"
     )
+    # Each step says what it did; the batch says it as a wallet would.
+    approve, deposit, borrow = (s["changes"] for s in body["steps"])
+    assert approve["balances"] == [] and approve["approvals"][0]["after"] == "1000"
+    assert [(c["label"], c["asset"], c["amount"]) for c in deposit["balances"][:2]] == [
+        ("sender", "USDC", "-1000"),
+        ("sender", "aUSDC", "1000"),
+    ]
+    assert deposit["approvals"][0]["after"] == "0"
+    assert ("sender", "WETH", "0.1") in [(c["label"], c["asset"], c["amount"]) for c in borrow["balances"]]
+    assert body["changes"]["wording"][:4] == [
+        "you send 1,000 USDC",
+        "you receive 1,000 aUSDC",
+        "you receive 0.1 WETH",
+        "you owe 0.1 WETH more",
+    ]
     # Nothing was sent: the node's nonce and height are where they were.
     assert await sim.rpc("base", "eth_getTransactionCount", [sim.wallet, "latest"]) == nonce_before
     assert await sim.rpc("base", "eth_blockNumber", []) == block_before

@@ -264,3 +264,30 @@ async def test_a_solana_bridge_that_cannot_run_offline_marks_its_dependents_not_
         == f"not run: it depends on step 1 (bridge) on solana: it failed: {failed['error']}"
     )
     assert body["fills"] == []
+
+
+async def test_a_cctp_plan_into_solana_is_verified_with_the_mint_landed_in_the_recipients_account(
+    mixed: Mixed,
+) -> None:
+    recipient = str(Keypair().pubkey())
+    intents = [
+        {"action": "bridge", "asset": "USDC", "from_chain": "base", "to_chain": "solana", "amount": 25},
+        {"action": "transfer", "asset": "USDC", "chain": "solana", "amount": 25, "recipient": recipient},
+    ]
+    wallets = [
+        {"address": mixed.evm_wallet, "chain": "base"},
+        {"address": mixed.solana_wallet, "chain": "solana"},
+    ]
+    mixed.solana.svm.airdrop(Pubkey.from_string(mixed.solana_wallet), 10**9)  # Solana's fees, in SOL
+    status, body = await mixed.app.post_json(
+        "/plan", {"intents": intents, "wallets": wallets, "options": {"verify": True}}
+    )
+    assert status == 200, body
+    verification = body["verification"]
+    assert verification["verified"] is True, verification["discrepancies"]
+    (fill,) = verification["fills"]
+    usdc = REG.token("solana", "USDC").address or ""
+    assert fill["recipient"] == str(associated_token_address(mixed.solana_wallet, usdc)) and fill["landed"]
+    assert any("the 25 USDC parted with is burned by the bridge" in c for c in verification["checks"])
+    words = verification["changes"]["wording"]
+    assert "you send 25 USDC on base" in words and f"{recipient} receives 25 USDC on solana" in words

@@ -38,17 +38,22 @@ def balance_of(evm: Any, token: str | None, holder: str) -> int:
     """`holder`'s balance of `token` on the fork (None: the native balance, in wei)."""
     if token is None:
         return int(evm.get_balance(holder))
-    data = BALANCE_OF + encode(["address"], [holder])
+    return read_uint(evm, token, BALANCE_OF + encode(["address"], [holder]), f"balanceOf({holder})")
+
+
+def read_uint(evm: Any, contract: str, data: bytes, what: str) -> int:
+    """A static call of `contract` on the fork answering one uint256; raises BalanceUnreadable when it
+    reverts or answers something else (`what` names the call in the message)."""
     try:
-        out = evm.message_call(READER, token, data, gas=READ_GAS, is_static=True)
+        out = evm.message_call(READER, contract, data, gas=READ_GAS, is_static=True)
     except RuntimeError as exc:
         if str(exc).startswith("Database("):
             raise  # the node failed under the fork: not the token's answer
-        raise BalanceUnreadable(f"balanceOf({holder}) on {token} failed: {exc}") from None
+        raise BalanceUnreadable(f"{what} on {contract} failed: {exc}") from None
     try:
         (value,) = decode(["uint256"], bytes(out))
     except DecodingError:
-        raise BalanceUnreadable(f"balanceOf({holder}) on {token} did not answer a uint256") from None
+        raise BalanceUnreadable(f"{what} on {contract} did not answer a uint256") from None
     return int(value)
 
 

@@ -85,16 +85,30 @@ async def lido_checkpoint_hints(evm: EvmClient, queue: str, request_ids: Sequenc
     return tuple(decode_find_checkpoint_hints(await evm.eth_call(queue, _bytes(call.data))))
 
 
-async def aave_reserve_tokens(evm: EvmClient, pool: str, *, multicall: str) -> tuple[str, ...]:
-    """The aToken and variable-debt token of every reserve of `pool`, in reserve order (checksummed)."""
+async def aave_reserves(evm: EvmClient, pool: str, *, multicall: str) -> tuple[tuple[str, str, str], ...]:
+    """(underlying, aToken, variable-debt token) of every reserve of `pool`, in reserve order (checksummed;
+    a token the reserve lacks is the zero address)."""
     (assets,) = decode(["address[]"], await evm.eth_call(pool, GET_RESERVES_LIST))
     calls = [Call3(pool, GET_RESERVE_DATA + encode(["address"], [a]), allow_failure=False) for a in assets]
-    tokens: list[str] = []
-    for result in await aggregate3(evm, calls, multicall=multicall) if calls else []:
+    reserves: list[tuple[str, str, str]] = []
+    results = await aggregate3(evm, calls, multicall=multicall) if calls else []
+    for asset, result in zip(assets, results, strict=True):
         (data,) = decode([RESERVE_DATA_TYPE], result.return_data)
-        for field in (A_TOKEN_FIELD, VARIABLE_DEBT_FIELD):
-            if data[field] != ZERO_ADDRESS:
-                tokens.append(to_checksum_address(data[field]))
+        reserves.append(
+            (
+                to_checksum_address(asset),
+                to_checksum_address(data[A_TOKEN_FIELD]),
+                to_checksum_address(data[VARIABLE_DEBT_FIELD]),
+            )
+        )
+    return tuple(reserves)
+
+
+async def aave_reserve_tokens(evm: EvmClient, pool: str, *, multicall: str) -> tuple[str, ...]:
+    """The aToken and variable-debt token of every reserve of `pool`, in reserve order (checksummed)."""
+    tokens: list[str] = []
+    for _, a_token, debt in await aave_reserves(evm, pool, multicall=multicall):
+        tokens.extend(t for t in (a_token, debt) if t.lower() != ZERO_ADDRESS)
     return tuple(tokens)
 
 

@@ -26,12 +26,15 @@ from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
 from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SplCredit, SvmOutcome
+from watchers.tasks import run_all
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
+from watchers.upstreams.fork_effects import observed, watch_after
+from watchers.upstreams.fork_effects import read as read_balances
 from watchers.upstreams.fork_state import BalanceUnreadable, balance_of, deposit_effect, land
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
-from watchers.upstreams.simulation_spl import land_spl
+from watchers.upstreams.simulation_spl import land_spl, observe_svm
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
 
 log = logging.getLogger("intentgate.simulation")
@@ -127,20 +130,47 @@ class PyrevmExecutor:
             coinbase=str(block["miner"]),
             prevrandao=from_data(block.get("mixHash") or "0x" + "00" * 32),
         )
-        with trio.fail_after(self.timeout_s):
-            # abandon_on_cancel: a node that hangs must not hold the request; the thread ends on its own.
-            outcomes = await trio.to_thread.run_sync(
-                _run_fork,
-                rpc.url,
-                rpc.label,
-                chain_id,
-                fork,
-                sender,
-                list(calls),
-                self.balance_slots,
-                abandon_on_cancel=True,
-            )
-        return await _with_nested(rpc, fork, sender, calls, outcomes)
+
+        async def on_fork() -> list[EvmOutcome]:
+            with trio.fail_after(self.timeout_s):
+                # abandon_on_cancel: a node that hangs must not hold the request; the thread ends alone.
+                return await trio.to_thread.run_sync(
+                    _run_fork,
+                    rpc.url,
+                    rpc.label,
+                    chain_id,
+                    fork,
+                    sender,
+                    list(calls),
+                    self.balance_slots,
+                    abandon_on_cancel=True,
+                )
+
+        if any(call.credit is not None for call in calls):
+            # The node's traces need the credits as the fork landed them (the balance slot it found).
+            return await _with_nested(rpc, fork, sender, calls, await on_fork())
+        # Otherwise the node traces the steps while the fork runs them, as if every step succeeds; when
+        # one does not, the traces are taken again on what the steps really did.
+        found: dict[str, list[EvmOutcome]] = {}
+        hoped = [EvmOutcome(success=True, gas_used=0) for _ in calls]
+
+        async def fork_run() -> None:
+            found["outcomes"] = await on_fork()
+
+        async def trace_run() -> None:
+            try:
+                found["traced"] = await _with_nested(rpc, fork, sender, calls, hoped)
+            except Exception:  # noqa: BLE001  the fork's own failure comes first; traced again below
+                log.debug("traces beside the fork failed; taken again after it", exc_info=True)
+
+        await run_all(fork_run, trace_run)
+        outcomes = found["outcomes"]
+        if "traced" not in found or not all(outcome.success for outcome in outcomes):
+            return await _with_nested(rpc, fork, sender, calls, outcomes)
+        return [
+            dataclasses.replace(outcome, nested=traced.nested) if traced.nested is not None else outcome
+            for outcome, traced in zip(outcomes, found["traced"], strict=True)
+        ]
 
 
 def _run_fork(
@@ -169,6 +199,8 @@ def _run_fork(
     except (RuntimeError, ValueError):
         raise ForkUnavailable(f"cannot fork the chain's RPC at {label}") from None
     outcomes: list[EvmOutcome] = []
+    # Allowances the batch's steps set, read around every later step to see them used.
+    allowances: set[tuple[str, str, str]] = set()
     for call in calls:
         failed = next((n for n in call.needs if not outcomes[n].success), None)
         if failed is not None:
@@ -176,29 +208,49 @@ def _run_fork(
         elif call.credit is not None:
             outcomes.append(_database_read(label, land, evm, call.credit, slots))
         else:
-            outcomes.append(_run_call(evm, label, fork, sender, call))
+            outcomes.append(_run_call(evm, label, fork, sender, call, allowances))
     return outcomes
 
 
-def _run_call(evm: pyrevm.EVM, label: str, fork: _Fork, sender: str, call: EvmCall) -> EvmOutcome:
+def _run_call(
+    evm: pyrevm.EVM,
+    label: str,
+    fork: _Fork,
+    sender: str,
+    call: EvmCall,
+    allowances: set[tuple[str, str, str]],
+) -> EvmOutcome:
     watch = call.watch
     try:
         before = _database_read(label, balance_of, evm, watch.token, watch.holder) if watch else 0
     except BalanceUnreadable as exc:
         return EvmOutcome(success=False, gas_used=0, failure=f"the deposit cannot be checked: {exc}")
+    checkpoint = evm.snapshot()
     try:
         evm.message_call(sender, call.to, call.data, value=call.value, gas=fork.gas_limit)
     except RuntimeError as exc:
         return _failed(str(exc), label)
     result = evm.result
     assert result is not None  # message_call returned without raising, so it ran
+    # The holders are known from the logs only now: read them here, then before the step (the fork
+    # reverted to its checkpoint), then run the step again for the state it leaves.
+    seen = _database_read(label, watch_after, evm, sender, call, result.logs, allowances)
+    evm.revert(checkpoint)
+    prior = _database_read(label, read_balances, evm, seen.tokens, seen.natives, seen.allowances)
+    try:
+        evm.message_call(sender, call.to, call.data, value=call.value, gas=fork.gas_limit)
+    except RuntimeError as exc:  # the same call on the same state: only a failing node gets here
+        return _failed(str(exc), label)
+    result = evm.result
+    assert result is not None
+    effects = _database_read(label, observed, evm, seen, prior)
     if watch is None:
-        return EvmOutcome(success=True, gas_used=result.gas_used)
+        return EvmOutcome(success=True, gas_used=result.gas_used, observed=effects)
     try:
         effect = _database_read(label, deposit_effect, evm, watch, before, result.logs)
     except BalanceUnreadable as exc:
         return EvmOutcome(success=False, gas_used=0, failure=f"the deposit cannot be checked: {exc}")
-    return EvmOutcome(success=True, gas_used=result.gas_used, deposit=effect)
+    return EvmOutcome(success=True, gas_used=result.gas_used, deposit=effect, observed=effects)
 
 
 def _database_read(label: str, read: Callable[..., T], *args: Any) -> T:
@@ -276,7 +328,7 @@ async def _with_nested(
         if isinstance(trace, dict) and "error" not in trace:
             nested = _first_nested_revert(trace)
             if nested is not None:
-                found[index] = EvmOutcome(success=True, gas_used=outcome.gas_used, nested=nested)
+                found[index] = dataclasses.replace(outcome, nested=nested)
         if isinstance(diff, dict):
             _apply_diff(overrides, diff)
     return found
@@ -406,6 +458,8 @@ def _run_svm(
     for message in messages:
         signers = message.header.num_required_signatures
         tx = VersionedTransaction.populate(message, [Signature.default()] * signers)
+        keys = list(dict.fromkeys(message.account_keys))
+        before = {key: svm.get_account(key) for key in keys}
         result = svm.send_transaction(tx)
         if isinstance(result, FailedTransactionMetadata):
             meta = result.meta()
@@ -418,8 +472,15 @@ def _run_svm(
                 )
             )
         else:
+            after = {key: svm.get_account(key) for key in keys}
+            effects = observe_svm(before, after, message.account_keys[0], result.fee())
             outcomes.append(
-                SvmOutcome(success=True, compute_units=result.compute_units_consumed(), fee=result.fee())
+                SvmOutcome(
+                    success=True,
+                    compute_units=result.compute_units_consumed(),
+                    fee=result.fee(),
+                    observed=effects,
+                )
             )
     return outcomes
 

@@ -11,7 +11,7 @@ from solders.pubkey import Pubkey
 from solders.token.state import Mint, TokenAccount, TokenAccountState
 
 from engine.encoders.solana import TOKEN_PROGRAM_ID, associated_token_address
-from engine.simulate import SplCredit, SvmOutcome
+from engine.simulate import Holding, Observed, SplCredit, SvmOutcome
 
 # An SPL token amount is a u64 (SPL Token's Account layout).
 MAX_TOKEN_AMOUNT = 2**64 - 1
@@ -89,3 +89,40 @@ def _holding(mint: Pubkey, owner: Pubkey, amount: int, like: TokenAccount | None
 
 def _failed(why: str) -> SvmOutcome:
     return SvmOutcome(success=False, compute_units=0, fee=0, error=why)
+
+
+def observe_svm(
+    before: dict[Pubkey, Account | None], after: dict[Pubkey, Account | None], payer: Pubkey, fee: int
+) -> Observed:
+    """What a message did to the accounts it names: every lamport balance that moved (the fee payer's
+    with the fee added back: the fee is reported apart, as EVM gas is), and every SPL token account's
+    amount, by its owner and mint. A token account's lamports (its rent) count as its owner's."""
+    holdings: list[Holding] = []
+    for key, old in before.items():
+        new = after.get(key)
+        held_before, held_after = _token(old), _token(new)
+        token = held_after or held_before
+        owner = str(token.owner) if token is not None else str(key)
+        lamports_before = old.lamports if old is not None else 0
+        lamports_after = new.lamports if new is not None else 0
+        if key == payer:
+            lamports_after += fee
+        if lamports_before != lamports_after:
+            holdings.append(Holding(None, owner, lamports_before, lamports_after, account=str(key)))
+        if token is not None:
+            amount_before = held_before.amount if held_before is not None else 0
+            amount_after = held_after.amount if held_after is not None else 0
+            if amount_before != amount_after:
+                holdings.append(
+                    Holding(str(token.mint), owner, amount_before, amount_after, account=str(key))
+                )
+    return Observed(holdings=tuple(holdings))
+
+
+def _token(account: Account | None) -> TokenAccount | None:
+    if account is None or account.owner != TOKEN_PROGRAM_ID:
+        return None
+    try:
+        return TokenAccount.from_bytes(bytes(account.data))
+    except ValueError:
+        return None  # a mint, or another account of the token program
