@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from engine.intents.english import is_common
 from engine.intents.lexer import Token, TypoIndex
 from engine.intents.numerals import FRACTION_NAMES, NUMBER_WORDS, SCALES
 from engine.intents.universe import AssetUniverse
@@ -161,7 +162,9 @@ class Lexicon:
         past = past_of(word)
         if past is not None:
             return Lexeme("past", word, action=VERBS[past]), 1  # never corrected to the verb it was
-        corrected = self._typos.correct(word)
+        # An ordinary English word is never corrected into a name or a verb it is one keystroke from ("uses" is
+        # not USDS, "die" not DAI): where a name belongs, the reader asks which one was meant.
+        corrected = None if is_common(word) else self._typos.correct(word)
         if corrected is not None:
             fixed = self._lookup((corrected,))
             if fixed is not None:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Final
 
 from engine.intents.drafts import MAX, AmountSpec, Draft, Item
+from engine.intents.english import is_common
 from engine.intents.lexicon import Lexeme
 from engine.intents.numerals import SCALES, exact_ratio
 from engine.intents.places import (
@@ -509,6 +510,8 @@ class _Reader:
         acting = draft.action is not None or self.pending is not None or draft.loose_amount is not None
         if acting and not draft.assets and draft.to_asset is None:
             for index, word in self.maybe_assets:
+                if is_common(word):
+                    continue  # "send my grandson ...": an ordinary word, set aside, not an unknown token
                 draft.unknown_assets.append(word)
                 self.used.add(index)
         if draft.protocol is None or not (draft.on_chain or draft.to_chain or draft.from_chain):

@@ -1,0 +1,31 @@
+"""Is a word ordinary English? Word frequencies from wordfreq (its `small` English list: words seen often in
+books, the web, subtitles, news and social text), read from the package's own data once.
+
+The reader uses it where a word could be a name the registry has: a frequent English word one keystroke
+from a token or chain name ("uses" from USDS, "die" from DAI, "bass" from base) is never corrected into it
+silently, and a frequent word where an unknown token could stand ("send my grandson ...") is not taken for
+one. Library choice and the threshold: docs/decisions.md ("Reading requests").
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from wordfreq import zipf_frequency
+
+# Zipf frequency (log10 of uses per billion words) from which a word counts as ordinary English: "grandson"
+# 3.85, "stash" 3.54, "dye" 3.82 are; meme-token names people trade ("pepe" 3.40, "bonk" 2.43, "shib" 1.43)
+# and typos ("eht", "etherum") are not.
+COMMON_ZIPF: Final = 3.5
+
+
+@lru_cache(maxsize=8192)
+def zipf(word: str) -> float:
+    """The word's Zipf frequency in wordfreq's small English list (0 when it is not in it)."""
+    return float(zipf_frequency(word, "en", wordlist="small"))
+
+
+def is_common(word: str) -> bool:
+    """True for an ordinary English word (see COMMON_ZIPF)."""
+    return word.isalpha() and zipf(word.lower()) >= COMMON_ZIPF
