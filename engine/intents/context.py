@@ -16,6 +16,7 @@ from engine.intents.drafts import AmountSpec, Draft, Item
 from engine.intents.holdings import every_one, kept_back, of_stated, worth_after
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
+from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
 from engine.intents.shape import Wait, is_question, rewrite, wait_of
 from engine.limits import CONTEXT_MAX_CHARS
@@ -81,8 +82,8 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             drafts.insert(len(drafts) - 1, draft)
         elif piece.mark == "again" and drafts:
             drafts.append(repeat(drafts[-1], draft))
-        elif draft.has_content or draft.unread or draft.unsupported or draft.refusal:
-            drafts.append(draft)
+        elif draft.has_content or draft.times or draft.unread or draft.unsupported or draft.refusal:
+            drafts.extend(distributed(draft))
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
     narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
     return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
@@ -249,7 +250,12 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
             _replace_chain(draft, old, new_chain)
     new_amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
     new_asset = next((item.asset for item in change.items if item.asset), None)
-    said = first.items[0].amount if first.items else first.loose_amount
+    scaled = change.times is not None or (new_amount is not None and new_amount.kind == "fraction")
+    # "double it" after several steps: "it" is the amount said last, the latest step that states one.
+    target = next((draft for draft in reversed(drafts) if _exact_amount(draft) is not None), first)
+    if not scaled:
+        target = first
+    said = target.items[0].amount if target.items else target.loose_amount
     if change.times is not None and said is not None and said.kind == "exact" and said.value is not None:
         # "double it": the amount said before, times two.
         value = said.value * change.times
@@ -288,10 +294,10 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
         if not first.items:
             first.items.append(Item(new_asset, None))
     if new_amount is not None:
-        if first.items:
-            first.items[0].amount = new_amount
+        if target.items:
+            target.items[0].amount = new_amount
         else:
-            first.loose_amount = new_amount
+            target.loose_amount = new_amount
     if change.protocol is not None:
         first.protocol = change.protocol
     if change.addresses:
@@ -305,6 +311,11 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
     first.unknown_assets += change.unknown_assets
     first.unknown_protocols += change.unknown_protocols
     return drafts
+
+
+def _exact_amount(draft: Draft) -> AmountSpec | None:
+    said = draft.items[0].amount if draft.items else draft.loose_amount
+    return said if said is not None and said.kind == "exact" else None
 
 
 def _replace_chain(draft: Draft, old: str | None, new: str) -> None:

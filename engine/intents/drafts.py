@@ -95,6 +95,10 @@ class Draft:
     elsewhere: bool = False
     # Something is kept back ("keep 100 in there", "leave 50 behind").
     kept: bool = False
+    # Every payee named gets the amount ("15 usdt each to A and B"), or the amount is divided among them
+    # ("split 900 usdc evenly between A, B and C").
+    each: bool = False
+    split: bool = False
 
     @property
     def assets(self) -> list[str]:

@@ -27,5 +27,20 @@ def zipf(word: str) -> float:
 
 
 def is_common(word: str) -> bool:
-    """True for an ordinary English word (see COMMON_ZIPF)."""
-    return word.isalpha() and zipf(word.lower()) >= COMMON_ZIPF
+    """True for an ordinary English word (see COMMON_ZIPF), a plural counting as its singular ("nephews")."""
+    if not word.isalpha():
+        return False
+    word = word.lower()
+    return zipf(word) >= COMMON_ZIPF or any(zipf(stem) >= COMMON_ZIPF for stem in _singulars(word))
+
+
+def _singulars(word: str) -> list[str]:
+    """What a plural may be the plural of: "nephews" -> nephew, "boxes" -> box, "babies" -> baby."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
+        return []
+    stems = [word[:-1]]
+    if word.endswith("es"):
+        stems.append(word[:-2])
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    return stems

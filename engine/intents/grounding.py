@@ -65,6 +65,7 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
             # An earlier turn's amount may be reused for another asset ("same with dai").
             texts += [(body, False), *((label, False) for _, label in turn_pairs)]
     words = Words()
+    multiples: list[tuple[int, int]] = []
     for text, current in texts:
         for lexeme in lexicon.read(tokenize(text)):
             if lexeme.asset is not None:
@@ -87,6 +88,17 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
                     words.amounts.append((item.amount, item.asset if current else None))
             if draft.loose_amount is not None:
                 words.amounts.append((draft.loose_amount, None))
+            if current and draft.times is not None:
+                multiples.append((draft.times, 1))
+            share = draft.loose_amount
+            if current and share is not None and share.kind == "fraction" and share.value is not None:
+                multiples.append(share.ratio or share.value.as_integer_ratio())
+    # "triple it", "do half then": a multiple or a share of an amount an earlier turn said.
+    said = [spec.value for spec, _ in words.amounts if spec.kind == "exact" and spec.value is not None]
+    for top, bottom in multiples:
+        words.amounts += [
+            (AmountSpec("exact", tidy((value * top / bottom).normalize()), None), None) for value in said
+        ]
     return words
 
 

@@ -13,18 +13,21 @@ from engine.intents.universe import AssetUniverse
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
     CHAIN_NICKNAMES,
+    EACH_WORDS,
     EVERYTHING_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
     FROM_WORDS,
     LIQUIDITY_WORDS,
     MAX_WORDS,
+    MULTIPLES,
     ON_WORDS,
     PERCENT_WORDS,
     PHRASAL_VERBS,
     PLAIN_WORDS,
     PRONOUNS,
     PROTOCOL_ALIASES,
+    SPLIT_WORDS,
     STEP_JOINERS,
     TO_WORDS,
     UNSUPPORTED,
@@ -68,6 +71,9 @@ _KNOWN_WORDS: Final[frozenset[str]] = (
     | USD_WORDS
     | frozenset(SCALES)
     | frozenset(UNSUPPORTED)
+    | frozenset(MULTIPLES)
+    | EACH_WORDS
+    | SPLIT_WORDS
     | PERCENT_WORDS
     | ALL_BUT_WORDS
     | FILLER

@@ -30,16 +30,19 @@ from engine.intents.unread import unread_runs
 from engine.intents.verbs import settle_action, swaps_into
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
+    EACH_WORDS,
     EVERYTHING_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
     FROM_WORDS,
     LIQUIDITY_WORDS,
     MAX_WORDS,
+    MULTIPLES,
     ON_WORDS,
     PERCENT_WORDS,
     PHRASAL_VERBS,
     PRONOUNS,
+    SPLIT_WORDS,
     STEP_JOINERS,
     TO_WORDS,
     UNSUPPORTED,
@@ -60,16 +63,6 @@ _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
 # Words after which an unknown word is taken for a token name ("send all my doge").
 _ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
 
-# Multiples of an amount said before ("double it").
-_MULTIPLES: Final[dict[str, int]] = {
-    "double": 2,
-    "twice": 2,
-    "doubled": 2,
-    "triple": 3,
-    "thrice": 3,
-    "tripled": 3,
-    "quadruple": 4,
-}
 # Words that repeat the clause before with something changed ("another 50 to bob", "100 more to dai").
 _AGAIN_WORDS: Final[frozenset[str]] = frozenset({"another", "more", "again", "too", "also"})
 _POSSESSIVES: Final[frozenset[str]] = frozenset({"my", "his", "her", "their", "our", "your"})
@@ -131,6 +124,7 @@ class _Reader:
         self.maybe_assets: list[tuple[int, str]] = []
         self.maybe_venues: list[tuple[int, str]] = []
         self.kept_at: list[int] = []
+        self.shared_at: list[int] = []
 
     def peek(self, index: int) -> Lexeme | None:
         return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
@@ -160,6 +154,8 @@ class _Reader:
         if self.draft.action is None and self.draft.kept:
             # "keep 100 in there": a turn changing the request before it (read by its follow-up).
             self.used.update(self.kept_at)
+        if len(set(self.draft.addresses)) > 1:
+            self.used.update(self.shared_at)  # "each", "split ... between": read over the payees named
         if settle_wish(self.draft, self.places):
             self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
@@ -427,8 +423,14 @@ class _Reader:
         ):
             draft.unsupported = "limit and stop orders are not supported"
             self.used.add(index + 1)
-        elif word in _MULTIPLES:
-            draft.times = _MULTIPLES[word]
+        elif word in MULTIPLES:
+            draft.times = MULTIPLES[word]
+        elif word in EACH_WORDS or word in SPLIT_WORDS:
+            # Read only where several payees are named (settled at the clause's end), asked about elsewhere.
+            draft.each = draft.each or word in EACH_WORDS
+            draft.split = draft.split or word in SPLIT_WORDS
+            self.shared_at.append(index)
+            used = False
         elif word in _AGAIN_WORDS:
             draft.again = True
         elif word in ("other", "own", "self"):
@@ -491,7 +493,11 @@ class _Reader:
         swap_target = (
             self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
         )
-        if self.pending is not None or swap_target:
+        if self.pending is not None and not swap_target and is_common(word):
+            # "to my two nephews": a number of people or things, not an amount of a token.
+            self.used.update([index, *self.pending_at])
+            self.pending, self.pending_at = None, []
+        elif self.pending is not None or swap_target:
             self.draft.unknown_assets.append(word)
             self.used.update([index, *self.pending_at])
             self.pending, self.pending_at = None, []

@@ -159,6 +159,13 @@ ALL_BUT_WORDS: Final[frozenset[str]] = frozenset(
     {"but", "except", "minus", "save", "less", "leaving", "leave", "keep", "keeping"}
 )
 
+# Words that give every payee named the amount said ("15 usdt each to A and B").
+EACH_WORDS: Final[frozenset[str]] = frozenset({"each", "apiece", "both"})
+# Words that divide the amount said among the payees named ("split 900 usdc evenly between A, B and C").
+SPLIT_WORDS: Final[frozenset[str]] = frozenset(
+    {"split", "divide", "divided", "evenly", "equally", "between", "among", "amongst"}
+)
+
 # Words that make an amount a number of US dollars rather than of tokens.
 USD_WORDS: Final[frozenset[str]] = frozenset({"usd", "dollar", "dollars", "bucks", "buck"})
 
@@ -185,6 +192,16 @@ ON_WORDS: Final[frozenset[str]] = frozenset({"on", "in", "at", "via", "using", "
 WITH_WORDS: Final[frozenset[str]] = frozenset({"with", "w"})
 FOR_WORDS: Final[frozenset[str]] = frozenset({"for"})
 
+# Multiples of an amount said before ("double it").
+MULTIPLES: Final[dict[str, int]] = {
+    "double": 2,
+    "twice": 2,
+    "doubled": 2,
+    "triple": 3,
+    "thrice": 3,
+    "tripled": 3,
+    "quadruple": 4,
+}
 # Words that refer to the previous step's output ("deposit it", "bridge the proceeds").
 PRONOUNS: Final[frozenset[str]] = frozenset({"it", "them", "that", "those", "proceeds", "output", "result"})
 
