@@ -70,6 +70,14 @@ _WITHDRAWN: Final = re.compile(
 _RESET: Final = re.compile(
     r"\b(?:scrap|scratch|cancel|forget)\s+(?:that|it)\b|\bnever\s*mind\b|\bnvm\b|\bstart\s+over\b"
 )
+# Where the price is now, told beside the condition ("it's at 3k now", "currently 3,050"): a remark, never
+# the level to watch nor a correction of it.
+_NOW_AT: Final = re.compile(
+    r"[,;]?\s*\b(?:it'?s|it\s+is|its|(?:the\s+)?price\s+is|currently|now)\s+(?:at\s+|around\s+|about\s+|~\s*)?"
+    r"\$?\d[\d,]*(?:\.\d+)?\s?k?\b(?:\s+(?:right\s+)?(?:now|currently|atm|today))?"
+    r"(?=\s*(?:[.,;!?]|$))",
+    re.IGNORECASE,
+)
 # The text handed on for a withdrawn request: a sentence the compiler refuses with that reason.
 WITHDRAWN: Final = "the request was withdrawn"
 _DAYS: Final = re.compile(
@@ -155,7 +163,7 @@ def prepare(original: str) -> Prepared:
             lines = [_FIGURE.sub(" ", line) for line in lines]
         shown = " ".join(lines)
         prepared.text = f"{' '.join(shown.split())}: {request}"
-    prepared.text = _corrected(prepared.text)
+    prepared.text = _corrected(_NOW_AT.sub(" ", prepared.text))
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
@@ -201,6 +209,8 @@ def _corrected(text: str) -> str:
         if text[last.end() : marker.start()].strip(" ,.;!?") == "":
             last = marker
     before, after = text[: first.start()], text[last.end() :].strip(" ,.;!?")
+    if not after and _RESET.search(text[first.start() : last.end()].lower()):
+        return WITHDRAWN  # "set a gas alert ... nah forget it, never mind": nothing is left to watch
     if not after:
         return text
     if not has_content(after) and _WITHDRAWN.search(after.lower()):

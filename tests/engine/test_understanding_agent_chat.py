@@ -117,3 +117,22 @@ def test_my_total_stash_value_is_the_portfolio_value() -> None:
     result = compile_request("ping me if my total stash value goes over 8000", WALLETS)
     assert isinstance(result, Compiled) and result.condition is not None
     assert result.condition.metric.type == "portfolio_value" and result.condition.threshold == Decimal(8000)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("alert me when eth drops below 2800, it's at 3k now", ("ETH", "below", Decimal(2800))),
+        ("ping me if btc goes above 70000 - currently 65,000", ("BTC", "above", Decimal(70000))),
+    ],
+)
+def test_where_the_price_is_now_is_a_remark_not_the_level(
+    text: str, expected: tuple[str, str, Decimal]
+) -> None:
+    assert _level(text) == expected
+
+
+def test_a_request_withdrawn_at_its_end_creates_nothing() -> None:
+    result = compile_request("set a gas alert for base under 0.01 gwei... nah forget it, never mind", WALLETS)
+    assert isinstance(result, Unwatchable)
+    assert "withdrawn" in result.reason
