@@ -72,7 +72,7 @@ def _request(prompt: str, wallet_set: int, context: int) -> IntentRequest:
     return IntentRequest(prompt=prompt, wallets=wallets, conversation_context=CONTEXTS[context])
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.text(min_size=1, max_size=2000),
     st.integers(0, len(WALLET_SETS) - 1),
@@ -84,7 +84,7 @@ def test_arbitrary_text_never_raises_and_names_only_registry_things(
     _check(parser().parse(_request(prompt, wallet_set, context)))
 
 
-@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.sampled_from(WORDS), min_size=1, max_size=25),
     st.integers(0, len(WALLET_SETS) - 1),
