@@ -46,10 +46,18 @@ def _starts_step(piece: Sequence[Lexeme]) -> bool:
 _REPEATING: Final = frozenset({"same", "another", "more", "again", "other", "rest", "remaining", "remainder"})
 
 
+# "same as last week", "same like before": a comparison with what was done, not another step.
+_COMPARING: Final = frozenset({"as", "like"})
+
+
 def _repeats(piece: Sequence[Lexeme], joiner: str) -> bool:
     """A verbless piece that is another step like the one before: it says so ("the same", "another",
     "more", "again"), or "also"/"plus" lead into a new place or payee ("also to 0xB")."""
-    if any(lexeme.text in _REPEATING for lexeme in piece):
+    following = [*(lexeme.text for lexeme in piece[1:]), ""]
+    if any(
+        lexeme.text in _REPEATING and not (lexeme.text == "same" and after in _COMPARING)
+        for lexeme, after in zip(piece, following, strict=True)
+    ):
         return True
     return joiner in ("also", "plus") and any(
         lexeme.kind in ("evm", "sol", "ens", "chain") for lexeme in piece

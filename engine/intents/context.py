@@ -13,12 +13,14 @@ from typing import Final
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.drafts import AmountSpec, Draft, Item
-from engine.intents.holdings import every_one, kept_back, of_stated, worth_after
+from engine.intents.holdings import every_one, kept_back, of_stated, told_estimate, told_past, worth_after
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
 from engine.intents.shape import Wait, is_question, rewrite, wait_of
+from engine.intents.universe import AssetUniverse
+from engine.intents.vaults import into_vault
 from engine.limits import CONTEXT_MAX_CHARS
 
 # Contract: "about 8 turns at most" of context are kept.
@@ -66,24 +68,29 @@ class Text:
 def read_text(text: str, lexicon: Lexicon) -> Text:
     """Read a request text (clarification lines are not part of it)."""
     lexemes = lexicon.read(tokenize(text))
-    shaped = rewrite(kept_back(every_one(of_stated(worth_after(lexemes)))))
+    shaped = rewrite(kept_back(every_one(of_stated(worth_after(told_estimate(told_past(lexemes)))))))
     drafts: list[Draft] = []
     for piece in split_steps(shaped):
         draft = read_clause(piece.lexemes)
         if piece.mark == "reset" and drafts and draft.action is None and draft.has_content:
             # "scratch that, 250": a fragment cannot stand alone, so it amends the step it follows.
-            drafts[-1] = correct(drafts[-1], draft)
+            drafts[-1] = correct(drafts[-1], draft, lexicon.universe)
         elif piece.mark == "reset":
             drafts = [draft] if draft.has_content else []
         elif piece.mark == "correct" and drafts:
             # The later statement wins: a new step replaces the one it corrects, a slot patches it.
-            drafts[-1] = draft if draft.action is not None else correct(drafts[-1], draft)
+            drafts[-1] = draft if draft.action is not None else correct(drafts[-1], draft, lexicon.universe)
         elif piece.mark == "before" and drafts:
             drafts.insert(len(drafts) - 1, draft)
+        elif piece.mark == "again" and drafts and all(_takes_previous(one) for one in drafts):
+            # "and deposit it into aave, and the same for 500 dai": what is repeated began in an earlier
+            # turn; it is repeated there (see extended).
+            draft.again = True
+            drafts.append(draft)
         elif piece.mark == "again" and drafts:
-            drafts.append(repeat(drafts[-1], draft))
+            drafts.extend(repeat_steps(drafts, draft))
         elif draft.has_content or draft.times or draft.unread or draft.unsupported or draft.refusal:
-            drafts.extend(distributed(draft))
+            drafts.extend(step for one in into_vault(draft) for step in distributed(one))
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
     narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
     return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
@@ -94,18 +101,32 @@ def read_request(text: str, lexicon: Lexicon) -> list[Draft]:
     return read_text(text, lexicon).drafts
 
 
-def correct(draft: Draft, change: Draft) -> Draft:
+def correct(draft: Draft, change: Draft, universe: AssetUniverse | None = None) -> Draft:
     """A copy of `draft` with the slots a correction names replaced ("swap 1 eth to usdc, no wait, 2";
     "..., I mean dai"; "..., actually to arbitrum")."""
     fixed = copy.deepcopy(draft)
     amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
     assets = [item for item in change.items if item.asset is not None]
+    source = fixed.items[0].asset if fixed.items else None
+    if change.replaces is not None and len(assets) == 1:
+        if change.replaces == source and fixed.items:
+            fixed.items[0].asset, assets = assets[0].asset, []
+        elif change.replaces == fixed.to_asset:
+            fixed.to_asset, assets = assets[0].asset, []
     if fixed.to_asset is not None and len(assets) == 2 and assets[1].amount is None:
         fixed.to_asset = assets.pop().asset  # "..., sorry, 1 eth to usdc": the second asset is the target
     if assets and amount is None and fixed.to_asset is not None and change.to_asset is None:
         fixed.to_asset = assets[0].asset  # a bare asset corrects the last one named, the target
     elif assets and fixed.items:
-        fixed.items[0].asset = assets[0].asset
+        old_asset, fixed.items[0].asset = fixed.items[0].asset, assets[0].asset
+        new_asset = assets[0].asset
+        if (
+            amount is None
+            and universe is not None
+            and new_asset
+            and not _worth_alike(old_asset, new_asset, universe)
+        ):
+            fixed.items[0].amount = None  # "send 100 usdc, sorry, eth": 100 ETH nobody said; asked
     elif assets:
         fixed.items.append(Item(assets[0].asset, None))
     if change.to_asset is not None:
@@ -191,6 +212,8 @@ def is_follow_up(drafts: Sequence[Draft]) -> bool:
     if len(drafts) != 1 or drafts[0].action is not None:
         return False
     draft = drafts[0]
+    if sum(item.amount is not None for item in draft.items) > 1:
+        return False  # "scratch that, 3 eth to arbitrum and 1 eth to optimism": steps of its own
     return (
         draft.follow_up
         or draft.times is not None
@@ -224,13 +247,27 @@ def extended(prior: Sequence[Draft], drafts: Sequence[Draft]) -> list[Draft]:
     out = copy.deepcopy(list(prior))
     for draft in drafts:
         if (draft.again or (draft.action is None and is_follow_up([draft]))) and out:
-            out.append(repeat(out[-1], draft))
+            out.extend(repeat_steps(out, draft))
         else:
             out.append(draft)
     return out
 
 
-def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
+def repeat_steps(before: Sequence[Draft], change: Draft) -> list[Draft]:
+    """The last step again with `change`'s slots, and with it the steps it takes its tokens from: "bridge
+    1000 usdc to base and deposit it into aave", then "the same for 500 dai", is both steps again."""
+    start = len(before) - 1
+    while start > 0 and _takes_previous(before[start]):
+        start -= 1
+    return [repeat(before[start], change), *copy.deepcopy(list(before[start + 1 :]))]
+
+
+def _takes_previous(draft: Draft) -> bool:
+    """A step whose asset and amount are what the step before it produced ("deposit it into aave")."""
+    return not draft.assets and draft.loose_amount is None and not any(item.amount for item in draft.items)
+
+
+def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniverse) -> list[Draft]:
     """A copy of the prior request's drafts with the slots the follow-up names replaced."""
     drafts = copy.deepcopy(list(prior))
     first = drafts[0]
@@ -277,9 +314,15 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
     ):
         # "keep 100 in there": all but that.
         new_amount = AmountSpec("all_but", new_amount.value, f"all but {new_amount.written}")
-    if (
+    source = first.items[0].asset if first.items else None
+    kin = _kin(new_asset, source, first.to_asset, universe)
+    if new_asset is not None and first.to_asset is not None and kin == "to":
+        # "swap 50 bnb to usdt" then "same but usdc": a stablecoin stands in for the stablecoin.
+        first.to_asset, new_asset = new_asset, None
+    elif (
         new_asset is not None
         and first.to_asset is not None
+        and kin is None
         and not change.follow_up
         and not first.target_first
     ):
@@ -291,6 +334,10 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
             for item in draft.items:
                 if item.asset == old_asset:
                     item.asset = new_asset
+                    if new_amount is None and not _worth_alike(old_asset, new_asset, universe):
+                        # "send 100 usdc", then "same but eth": 100 was said of USDC; 100 ETH is an amount
+                        # nobody said, so how much is asked.
+                        item.amount = None
         if not first.items:
             first.items.append(Item(new_asset, None))
     if new_amount is not None:
@@ -311,6 +358,38 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft) -> list[Draft]:
     first.unknown_assets += change.unknown_assets
     first.unknown_protocols += change.unknown_protocols
     return drafts
+
+
+def _kin(new: str | None, source: str | None, target: str | None, universe: AssetUniverse) -> str | None:
+    """Which token of a swap a new one replaces by kind: "to" when only the target is of its kind (both
+    stablecoins or both not), "from" when only the source is, None when the kinds do not tell."""
+    if new is None or source is None or target is None:
+        return None
+    stable = universe.is_stable(new)
+    by_source = universe.is_stable(source) == stable
+    by_target = universe.is_stable(target) == stable
+    if by_source == by_target:
+        return None
+    return "to" if by_target else "from"
+
+
+def _worth_alike(old: str | None, new: str, universe: AssetUniverse) -> bool:
+    """True when a number said of `old` means about the same money in `new`: two stablecoins, or one
+    coin and its wrapped or staked form (ETH, WETH, stETH; BTC, WBTC, BTCB)."""
+    if old is None:
+        return True
+    if universe.is_stable(old) and universe.is_stable(new):
+        return True
+    return _root(old) == _root(new)
+
+
+def _root(symbol: str) -> str:
+    name = symbol.lower()
+    for prefix in ("wst", "st", "w"):
+        if name.startswith(prefix) and len(name) > len(prefix) + 2:
+            name = name[len(prefix) :]
+            break
+    return name[:-1] if name == "btcb" else name
 
 
 def _exact_amount(draft: Draft) -> AmountSpec | None:
@@ -344,7 +423,7 @@ def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], l
             prior = extended(prior, drafts)
             answers.extend(pairs)
         elif prior is not None and is_follow_up(drafts):
-            prior = apply_follow_up(prior, drafts[0])
+            prior = apply_follow_up(prior, drafts[0], lexicon.universe)
             answers.extend(pairs)
         elif drafts and any(draft.action is not None for draft in drafts):
             prior, answers = drafts, list(pairs)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Final
 
+from engine.intents.universe import VaultName
+
 
 @dataclass(frozen=True, slots=True)
 class AmountSpec:
@@ -66,11 +68,21 @@ class Draft:
     bare_chains: list[str] = field(default_factory=list)
     protocol: str | None = None
     addresses: list[str] = field(default_factory=list)
+    # A trusted vault named by its symbol or name ("put 3000 dai into sDAI").
+    vault: VaultName | None = None
+    # The venue is given only by a pointer ("put 1000 usdc in it"): it is what the pointer points at.
+    venue_pointer: bool = False
+    # Addresses the tokens are to come from ("from 0xA to 0xB"): only the user's own wallets can be.
+    sources: list[str] = field(default_factory=list)
     own_wallet_target: bool = False
     pronoun: bool = False
     everything: bool = False
     liquidity: bool = False
     fees: bool = False
+    # The token a correction says it replaces ("usdt, not dai"): the slot holding it takes the new one.
+    replaces: str | None = None
+    # The preposition a clause stops at, what it was about to name unsaid ("deposit 300 usdc into").
+    cut_off: str | None = None
     follow_up: bool = False
     back: bool = False
     # "100 usdc worth of eth": the asset after "worth of" is what the amount buys.
@@ -128,4 +140,5 @@ class Draft:
             or self.bare_chains
             or self.protocol
             or self.addresses
+            or self.vault
         )

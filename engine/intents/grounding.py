@@ -76,6 +76,10 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
                 words.protocols.add(lexeme.protocol)
             if lexeme.kind in ("evm", "sol", "ens"):
                 words.addresses.add(address_key(lexeme.text))
+            if lexeme.vault is not None:
+                # A trusted vault named by its name grounds its address and the asset it takes.
+                words.addresses.add(address_key(lexeme.vault.address))
+                words.assets.add(lexeme.vault.underlying)
             words.own_wallet = words.own_wallet or lexeme.text in _OWN_WALLET
         for draft in read_request(text, lexicon):
             # A word naming a chain and an asset ("eth") grounds the chain only where it was read as one.

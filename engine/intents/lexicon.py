@@ -9,12 +9,13 @@ from typing import Final
 from engine.intents.english import is_common
 from engine.intents.lexer import Token, TypoIndex
 from engine.intents.numerals import FRACTION_NAMES, NUMBER_WORDS, SCALES
-from engine.intents.universe import AssetUniverse
+from engine.intents.universe import AssetUniverse, VaultName
 from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
     CHAIN_NICKNAMES,
     EACH_WORDS,
     EVERYTHING_WORDS,
+    FEE_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
     FROM_WORDS,
@@ -46,6 +47,7 @@ _MAX_SPOKEN_PIECES: Final = 5
 # Words of the parser's own grammar: typo targets too ("liquidty" -> "liquidity").
 _GRAMMAR_WORDS: Final[frozenset[str]] = (
     LIQUIDITY_WORDS
+    | FEE_WORDS
     | EVERYTHING_WORDS
     | MAX_WORDS
     | frozenset(FRACTION_NAMES)
@@ -104,6 +106,7 @@ class Lexeme:
     token: Token | None = None
     gerund: bool = False
     guessed: bool = False  # read as the one known word within an edit of a misspelling
+    vault: VaultName | None = None  # a trusted vault named by its symbol or name ("sDAI")
 
 
 class Lexicon:
@@ -122,6 +125,7 @@ class Lexicon:
         for alias, name in PROTOCOL_ALIASES.items():
             if name in known_protocols:
                 self._protocols[(alias,)] = name
+        self._vaults = {tuple(alias.split()): vault for alias, vault in universe.vault_aliases().items()}
         entries: dict[str, str] = {}
         for table, tag in ((self._chains, "chain"), (self._assets, "asset"), (self._protocols, "protocol")):
             for words, value in table.items():
@@ -211,6 +215,9 @@ class Lexicon:
         protocol = self._protocols.get(words)
         if protocol is not None:
             return Lexeme("protocol", text, protocol=protocol)
+        vault = self._vaults.get(words)
+        if vault is not None:
+            return Lexeme("vault", text, vault=vault)
         if len(words) == 1 and words[0] in VERBS:
             return Lexeme("verb", text, action=VERBS[words[0]])
         return None

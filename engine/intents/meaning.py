@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.intents.wording import CONDITION_WORDS, NEGATIONS, TIME_WORDS
+from engine.intents.wording import CONDITION_WORDS, NEGATIONS, TIME_UNITS, TIME_WORDS
 
 # How much, and of what: shares, multiples, remainders, distribution over several payees.
 QUANTITY: Final[frozenset[str]] = frozenset(
@@ -20,7 +20,8 @@ QUANTITY: Final[frozenset[str]] = frozenset(
     each both every per apiece split splitting evenly equally equal divide divided divvy among amongst
     between double doubled twice triple tripled thrice quadruple half halves halve quarter quarters third
     thirds fifth fifths rest remaining remainder leftover leftovers left more less fewer extra additional
-    plus minus except excluding exclude leave keep whole entire
+    plus minus except excluding exclude leave keep whole entire part parts portion portions piece chunk
+    fraction majority most bulk
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 # Which one: references to something else said (the other half, another one, the same again, too, also).
@@ -52,6 +53,20 @@ WHEN: Final[frozenset[str]] = (
 MEANING_WORDS: Final[frozenset[str]] = QUANTITY | REFERENCE | WHETHER | CORRECTION | WHEN | NEGATIONS
 
 
+# Words that make the time after them one already past ("last week", "previous month"): narration of
+# what happened, which changes nothing in what is planned now.
+_PAST_MARKERS: Final[frozenset[str]] = frozenset({"last", "past", "previous"})
+_PAST_TIMES: Final[frozenset[str]] = TIME_UNITS | TIME_WORDS | frozenset({"time", "year", "night"})
+
+
 def meaning_words(text: str) -> list[str]:
-    """The words of `text` (an unread run, as the reader reports it) that belong to a closed class."""
-    return [word for word in text.split() if word in MEANING_WORDS]
+    """The words of `text` (an unread run, as the reader reports it) that belong to a closed class. A past
+    time ("last month") is not a time the request waits for, nor a reference to a step."""
+    words = text.split()
+    past = {
+        index
+        for index, word in enumerate(words[:-1])
+        if word in _PAST_MARKERS and words[index + 1] in _PAST_TIMES
+    }
+    past |= {index + 1 for index in past}
+    return [word for index, word in enumerate(words) if word in MEANING_WORDS and index not in past]

@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Protocol
 
 from engine.intents.markup import Line, seen_lines
+from engine.limits import MAX_TOKEN_AMOUNT
 
 
 class Names(Protocol):
@@ -66,6 +67,12 @@ _SPEAKER: Final = re.compile(
     r"^(?:\[?\d{1,2}:\d{2}(?:\s?[ap]m)?\]?\s*)?(?P<name>@?[A-Za-z][\w.'-]{0,20}(?: [A-Za-z][\w.'-]{0,20})?)"
     r"\s*:\s+(?P<text>\S.*)$"
 )
+# A line that is all a quotation, maybe with who said it after ('"..." — @someone', '“...” - Pat').
+_QUOTATION: Final = re.compile(
+    r'^["\u201c\u201e\u00ab](?P<said>[^"\u201c\u201d\u00bb]{3,})["\u201d\u00bb]\s*(?:(?:[-\u2013\u2014~]|via|by)\s*\S.{0,60})?$'
+)
+# A machine-written key ("DTSTART;TZID=UTC", "SUMMARY", "PAY_TO"): data whatever its name.
+_KEY: Final = re.compile(r"^[A-Z][A-Z0-9_-]{1,30}(?:;[^:]*)?$")
 # Labels of data lines ("Amount due: 1,250 USDT", "Pay to: 0x...") that are not chat speakers.
 _LABELS: Final = frozenset(
     {
@@ -221,8 +228,8 @@ def _kinds(lines: Sequence[Line], universe: Names) -> list[str]:
             kinds.append("signature")
         elif line.item is not None or line.listed:
             kinds.append("item")
-        elif stripped.startswith(">"):
-            kinds.append("quoted")
+        elif stripped.startswith(">") or (at < len(lines) - 1 and _QUOTATION.match(stripped)):
+            kinds.append("quoted")  # '"GMX pools doing 20% APR" — @degen_yields', above the request
         elif _HEADER.match(stripped):
             kinds.append("header")
         elif _SIGNATURE_MARK.match(stripped) or _SIGN_OFF.match(stripped):
@@ -251,6 +258,10 @@ def _mark_letters(blocks: Sequence[_Block]) -> None:
     """A block that opens a letter (greeting, then a signature) or lies before the writer's last block
     with a header, a signature or chat in it is someone else's text: its prose is context."""
     for block in blocks[:-1] if len(blocks) > 1 else []:
+        block.kinds = [
+            "quoted" if kind == "own" and _QUOTATION.match(line.text.strip()) else kind
+            for line, kind in zip(block.lines, block.kinds, strict=True)
+        ]
         pasted = any(kind in ("header", "quoted", "signature", "chat", "data", "log") for kind in block.kinds)
         if pasted:
             block.kinds = ["letter" if kind == "own" else kind for kind in block.kinds]
@@ -302,7 +313,7 @@ _SOURCES: Final = frozenset(
 def _label(text: str) -> bool:
     """A "label: value" line of pasted data ("Network: Arbitrum One", "Amount due: 1,250.00 USDT")."""
     head, sep, _ = text.partition(":")
-    return bool(sep) and head.strip().lower() in _LABELS
+    return bool(sep) and (head.strip().lower() in _LABELS or _KEY.match(head) is not None)
 
 
 def _holding(text: str, universe: Names) -> tuple[str, Decimal, str | None] | None:
@@ -317,7 +328,7 @@ def _holding(text: str, universe: Names) -> tuple[str, Decimal, str | None] | No
     except InvalidOperation:
         return None
     chain = match.group("chain")
-    return symbol, amount, chain
+    return (symbol, amount, chain) if _bounded(amount) else None
 
 
 def _chain_heading(text: str, universe: Names) -> bool:
@@ -366,6 +377,7 @@ def _screen(blocks: Sequence[_Block], universe: Names) -> dict[str, dict[str, De
     stated: dict[str, dict[str, Decimal]] = {}
     aliases = universe.chain_aliases()
     for block in blocks:
+        _table(block, universe, stated)
         heading: str | None = None
         for line, kind in zip(block.lines, block.kinds, strict=True):
             if kind != "screen":
@@ -385,6 +397,41 @@ def _screen(blocks: Sequence[_Block], universe: Names) -> dict[str, dict[str, De
             if canonical is not None:
                 stated.setdefault(chain, {})[canonical] = amount
     return stated
+
+
+# Column names of a pasted balance table ("token,chain,balance").
+_TOKEN_COLUMNS: Final = ("token", "asset", "symbol", "coin", "currency")
+_CHAIN_COLUMNS: Final = ("chain", "network")
+_AMOUNT_COLUMNS: Final = ("balance", "amount", "holding", "holdings", "qty", "quantity")
+
+
+def _table(block: _Block, universe: Names, stated: dict[str, dict[str, Decimal]]) -> None:
+    """Balances a pasted CSV table states, one row per token and chain ("token,chain,balance" then
+    "DAI,base,3000")."""
+    rows = [line.text for line, kind in zip(block.lines, block.kinds, strict=True) if kind == "data"]
+    if len(rows) < 2 or "," not in rows[0]:
+        return
+    header = [cell.strip().lower() for cell in rows[0].split(",")]
+    columns = [
+        next((header.index(n) for n in names if n in header), None)
+        for names in (_TOKEN_COLUMNS, _CHAIN_COLUMNS, _AMOUNT_COLUMNS)
+    ]
+    token_at, chain_at, amount_at = columns
+    if token_at is None or chain_at is None or amount_at is None:
+        return
+    aliases = universe.chain_aliases()
+    for row in rows[1:]:
+        cells = [cell.strip() for cell in row.split(",")]
+        if len(cells) != len(header):
+            continue
+        chain = aliases.get(" ".join(cells[chain_at].lower().split()))
+        symbol = universe.asset_on(chain, cells[token_at]) if chain is not None else None
+        try:
+            amount = Decimal(cells[amount_at])
+        except InvalidOperation:
+            continue
+        if chain is not None and symbol is not None and _bounded(amount):
+            stated.setdefault(chain, {})[symbol] = amount
 
 
 # -- pointing -----------------------------------------------------------------------------------------
@@ -512,15 +559,22 @@ def _token_in(text: str, universe: Names) -> str | None:
 
 
 def _chain_in(text: str, universe: Names) -> str | None:
-    """The chain a value names ("Arbitrum One. Invoice valid 48h." is arbitrum), the longest name first."""
+    """The chain a value names ("Arbitrum One. Invoice valid 48h." is arbitrum), the longest name first;
+    None when it names several ("I have USDC on both Base and Arbitrum"): which one is then asked."""
     aliases = universe.chain_aliases()
     words = re.findall(r"[a-z0-9]+", text.lower())
-    for size in (3, 2, 1):
-        for at in range(len(words) - size + 1):
+    named: set[str] = set()
+    at = 0
+    while at < len(words):
+        for size in (3, 2, 1):
             found = aliases.get(" ".join(words[at : at + size]))
             if found is not None:
-                return found
-    return None
+                named.add(found)
+                at += size
+                break
+        else:
+            at += 1
+    return named.pop() if len(named) == 1 else None
 
 
 # "I have 2000 usdc on optimism", "i've got 1.3 ETH there", "holding 5k dai on base": a balance told.
@@ -558,4 +612,10 @@ def _told(text: str, universe: Names, stated: dict[str, dict[str, Decimal]]) -> 
             continue
         scale = (match.group("scale") or "").lower()
         amount *= {"k": 1000, "m": 1_000_000}.get(scale, 1)
-        stated.setdefault(chain, {}).setdefault(asset, amount)
+        if _bounded(amount):
+            stated.setdefault(chain, {}).setdefault(asset, amount)
+
+
+def _bounded(amount: Decimal) -> bool:
+    """A stated balance any token could have: finite, not negative, within the parser's amount bound."""
+    return amount.is_finite() and 0 <= amount <= MAX_TOKEN_AMOUNT

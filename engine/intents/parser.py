@@ -20,12 +20,14 @@ from engine.intents.context import (
     is_follow_up,
     prior_request,
     read_text,
+    recent_turns,
 )
 from engine.intents.drafts import AmountSpec, Draft
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
 from engine.intents.message import Message
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
+from engine.intents.pointing import point_venues
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
 from engine.intents.sentences import read_message
@@ -87,6 +89,8 @@ class IntentParser:
             text.question = focused.question
         message.set_aside_sentences = focused.set_aside
         reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets, message=message)
+        turns = [turn for _, turn in recent_turns(request.conversation_context)]
+        point_venues(reading.drafts, [*message.context, *turns], self.lexicon)
         if not wallets.wallets:
             reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
             return reading
@@ -110,11 +114,15 @@ class IntentParser:
             reading.answers = Answers([*prior_pairs, *pairs])
         elif found is not None and is_follow_up(reading.drafts):
             prior, prior_pairs = found
-            reading.drafts = apply_follow_up(prior, reading.drafts[0])
+            reading.drafts = apply_follow_up(prior, reading.drafts[0], self.universe)
             # Earlier answers still hold; this turn's answers come later and win.
             reading.answers = Answers([*prior_pairs, *pairs])
         elif found is not None and reading.drafts and reading.drafts[0].action is not None:
             reading.carry = self._carry(found, reading.drafts[0], wallets)
+        elif found is not None and len(reading.drafts) == 1 and found[0] and found[0][-1].action:
+            # Several amounts with no verb replace the request before it and do what it did.
+            reading.drafts[0].action = reading.drafts[0].action or found[0][-1].action
+            reading.drafts[0].verb = reading.drafts[0].verb or found[0][-1].verb
         for draft in reading.drafts:
             if draft.action is None and draft.to_asset is not None and (draft.to_chain or draft.addresses):
                 # "100 usdc into eth on base, then to arbitrum": a conversion and a move with no verb for

@@ -32,6 +32,7 @@ from engine.intents.vocabulary import (
     ALL_BUT_WORDS,
     EACH_WORDS,
     EVERYTHING_WORDS,
+    FEE_WORDS,
     FOLLOW_UP_WORDS,
     FOR_WORDS,
     FROM_WORDS,
@@ -63,6 +64,29 @@ _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
 # Words after which an unknown word is taken for a token name ("send all my doge").
 _ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
 
+# Prepositions before a venue ("put it in aave", "into that").
+_VENUE_PREPOSITIONS: Final = frozenset({"in", "into", "inside"})
+# Words between a share and what it is of ("half of my usdc", "a third of the dai").
+_SHARE_DETERMINERS: Final = frozenset(
+    {"my", "the", "your", "our", "this", "that", "these", "those", "his", "her"}
+)
+# Nouns for a token's balance itself: a share of them is a share of the balance ("half of my stack").
+_BALANCE_NOUNS: Final = frozenset(
+    {
+        "balance",
+        "balances",
+        "holdings",
+        "holding",
+        "stack",
+        "bag",
+        "bags",
+        "funds",
+        "money",
+        "tokens",
+        "coins",
+    }
+    | {"stash", "savings", "position", "wallet", "supply", "deposit", "stables", "stablecoins"}
+)
 # Words that repeat the clause before with something changed ("another 50 to bob", "100 more to dai").
 _AGAIN_WORDS: Final[frozenset[str]] = frozenset({"another", "more", "again", "too", "also"})
 _POSSESSIVES: Final[frozenset[str]] = frozenset({"my", "his", "her", "their", "our", "your"})
@@ -85,6 +109,11 @@ _PERSON_FOLLOWERS: Final[frozenset[str]] = frozenset(
         "this",
         "that",
     }
+)
+
+# Prepositions a clause cannot end with: what they introduce was not said ("deposit 300 usdc into").
+_DANGLING: Final[frozenset[str]] = frozenset(
+    {"into", "to", "onto", "in", "on", "from", "via", "at", "towards"}
 )
 
 # Prepositions after which an unknown word is taken for a protocol or venue ("on compound").
@@ -151,6 +180,7 @@ class _Reader:
                 # Every asset has its amount already: this number is no amount of anything.
                 self.dropped.update(self.pending_at)
         self.settle_unknowns()
+        self.dangling()
         if self.draft.action is None and self.draft.kept:
             # "keep 100 in there": a turn changing the request before it (read by its follow-up).
             self.used.update(self.kept_at)
@@ -256,7 +286,27 @@ class _Reader:
             return
         share = token.value
         ratio = None if token.exact else exact_ratio(share)
+        whole = self.share_of_what(index + 1)
+        if whole is not None:
+            # "40% of my collateral value": a share of something that is no balance of a token.
+            self.set_pending(AmountSpec("unclear", written=f"{lexeme.text} of {whole}"), index)
+            return
         self.set_pending(MAX if share >= 1 else AmountSpec("fraction", share, lexeme.text, ratio), index)
+
+    def share_of_what(self, at: int) -> str | None:
+        """What a share is of, when that is something other than a token's balance ("of my collateral
+        value", "of my profit", "of my debt"); None for "of my usdc", "of it", "of my balance", or none."""
+        if (following := self.peek(at)) is None or following.text != "of":
+            return None
+        at += 1
+        while (word := self.peek(at)) is not None and word.text in _SHARE_DETERMINERS:
+            at += 1
+        noun = self.peek(at)
+        if noun is None or noun.kind != "word" and noun.kind != "unknown":
+            return None
+        if noun.text in PRONOUNS or noun.text in _BALANCE_NOUNS or noun.text in MAX_WORDS:
+            return None
+        return noun.text
 
     def all_but(self, index: int, value: Decimal, written: str, indices: range) -> bool:
         """ "all but 100 dai", "everything except 0.1", "all my eth but keep 0.1": the whole balance less the
@@ -286,6 +336,9 @@ class _Reader:
             share = (self.pending.value or Decimal(0)) / 100
             written = f"{self.pending.written}%"
             self.pending = MAX if share == 1 else AmountSpec("fraction", share, written)
+            whole = self.share_of_what(index + 1)
+            if whole is not None:
+                self.pending = AmountSpec("unclear", written=f"{written} of {whole}")
             if share > 1:
                 self.draft.refusal = f"{written} is more than all of it; say an amount up to 100%."
             self.pending_at.append(index)
@@ -310,21 +363,43 @@ class _Reader:
                 self.draft.protocol = lexeme.protocol
                 self.used.add(index)
             self.prep = None
+        elif kind in ("evm", "sol") and self.from_address(index):
+            self.draft.sources.append(lexeme.text)
+            self.used.add(index)
+            self.prep = None
         elif kind in ("evm", "sol"):
             self.draft.addresses.append(lexeme.text)
             if self.draft.items and self.draft.items[-1].address is None:
                 self.draft.items[-1].address = lexeme.text
             self.used.add(index)
             self.prep = None
+        elif kind == "vault":
+            self.draft.vault = lexeme.vault
+            self.used.add(index)
+            self.prep = None
         elif kind == "ens":
             self.draft.ens_names.append(lexeme.text)
             self.used.add(index)
             self.prep = None
+        elif kind == "replaced":
+            self.draft.replaces = lexeme.asset
+            self.used.add(index)
         elif kind == "unknown":
             self.unknown(index, lexeme.text)
         else:
             return self.word(index, lexeme.text)
         return 0
+
+    def from_address(self, index: int) -> bool:
+        """An address the tokens come from ("pull it from their wallet 0x4e42...", "from 0xA to 0xB"): after
+        "from" (a word or two between: "from their wallet"), where no vault is meant."""
+        return self.prep == "from" and self.draft.action not in (
+            "deposit",
+            "withdraw",
+            "approve",
+            "repay",
+            "borrow",
+        )
 
     def punct(self, index: int, text: str) -> None:
         if text in ARROWS:
@@ -343,6 +418,18 @@ class _Reader:
 
     def verb(self, index: int, lexeme: Lexeme) -> int:
         following = self.peek(index + 1)
+        particle = self.peek(index + 2)
+        if (
+            following is not None
+            and following.text in PRONOUNS
+            and particle is not None
+            and (lexeme.text, particle.text) in PHRASAL_VERBS
+        ):
+            # "pay it back", "take them out": the particle after the thing it acts on.
+            action, verb = PHRASAL_VERBS[(lexeme.text, particle.text)]
+            if self.set_action(action, verb):
+                self.used.update((index, index + 2))
+            return 0
         if following is not None and (lexeme.text, following.text) in PHRASAL_VERBS:
             action, verb = PHRASAL_VERBS[(lexeme.text, following.text)]
             if self.set_action(action, verb):
@@ -453,16 +540,32 @@ class _Reader:
         if word in EVERYTHING_WORDS:
             draft.everything = True
             used = True
-        if word in LIQUIDITY_WORDS:
+        if word in FEE_WORDS:
+            # "collect the fees" is a position's; "for my daughter's college fees" is nobody's pool.
+            draft.fees = used = True
+        elif word in LIQUIDITY_WORDS:
             draft.liquidity = True
-            draft.fees = draft.fees or word in ("fees", "fee")
             used = True
+        if (
+            word in PRONOUNS
+            and self.prep in ("on", "to")
+            and (before := self.peek(index - 1)) is not None
+            and before.text in _VENUE_PREPOSITIONS
+        ):
+            # "put 1000 usdc in it": the venue is what "it" points at, never a default.
+            draft.venue_pointer = True
+            self.used.add(index)
+            return 0
         if word in PRONOUNS:
             draft.pronoun = True
             used = True
             if self.pending is not None:  # "half of it", "all of them"
                 draft.loose_amount = self.take_pending()
-        if word in FOLLOW_UP_WORDS:
+        following = self.peek(index + 1)
+        if word == "same" and following is not None and following.text in ("as", "like"):
+            # "same as last week", "same as always": a comparison with what was done before, no repeat.
+            used = True
+        elif word in FOLLOW_UP_WORDS:
             draft.follow_up = True
             draft.again = draft.again or word == "again"
             used = True
@@ -503,12 +606,33 @@ class _Reader:
             self.pending, self.pending_at = None, []
         elif after_verb or determiner:
             self.maybe_assets.append((index, word))
-        elif (
-            self.prep in ("on", "to", "with")
-            and previous is not None
-            and previous.text in _PROTOCOL_PREPOSITIONS
-        ):
+        elif self.prep in ("on", "to", "with") and self.after_venue_preposition(index, word):
             self.maybe_venues.append((index, word))
+
+    def dangling(self) -> None:
+        """A clause that stops at a preposition ("deposit 300 usdc into") was cut off before saying where:
+        the place it was about to name is asked, never filled with a default."""
+        last = len(self.lexemes) - 1
+        while last >= 0 and self.lexemes[last].kind == "punct":
+            last -= 1
+        if last > 0 and self.draft.action is not None and self.lexemes[last].text in _DANGLING:
+            self.draft.cut_off = self.lexemes[last].text
+            self.used.add(last)
+
+    def after_venue_preposition(self, index: int, word: str) -> bool:
+        """True where an unknown word stands in a venue's place: right after "on"/"via" ("on compound"), or
+        after "on the" when it is no ordinary word ("on the Avalanche", not "on the way")."""
+        previous = self.peek(index - 1)
+        if previous is not None and previous.text in _PROTOCOL_PREPOSITIONS:
+            return True
+        before = self.peek(index - 2)
+        return (
+            previous is not None
+            and previous.text == "the"
+            and before is not None
+            and before.text in _PROTOCOL_PREPOSITIONS
+            and not is_common(word)
+        )
 
     def settle_unknowns(self) -> None:
         """Unknown words that may name an asset or a venue do so only where that slot is still empty."""

@@ -16,6 +16,7 @@ from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.lexicon import Lexicon
 from engine.intents.meaning import meaning_words
+from engine.intents.questions import DOING
 from engine.intents.spelling import near_names, token_question, venue_question
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
@@ -104,7 +105,8 @@ class Resolver:
         unread = [item for item in unread if item not in aside]
         if aside:
             words = ", ".join(f'"{item.text}"' for item in aside)
-            self.outcome.notes.append(f"I set aside {words}, which change nothing in the plan.")
+            verb = "changes" if len(aside) == 1 else "change"
+            self.outcome.notes.append(f"I set aside {words}, which {verb} nothing in the plan.")
         if not unread:
             return True
         quoted = ", ".join(f'"{item.text}"' for item in unread)
@@ -131,8 +133,16 @@ class Resolver:
         return True
 
     def _acceptable(self, draft: Draft) -> bool:
+        if not (self._complete(draft) and self._one_amount_each(draft)):
+            return False
         outcome = self.outcome
-        if draft.unsupported:
+        foreign = next((address for address in draft.sources if not self.wallets.owns(address)), None)
+        if foreign is not None:
+            outcome.refuse(
+                f"{foreign} is not one of your wallets. I only plan transactions you sign from your own "
+                "wallets; tokens in someone else's wallet can only be sent by its owner."
+            )
+        elif draft.unsupported:
             outcome.refuse(
                 f"I can't do that: {draft.unsupported}. I only plan on-chain transfers, bridges, "
                 "swaps, lending, staking and liquidity actions."
@@ -176,6 +186,88 @@ class Resolver:
         elif draft.action is None:
             outcome.refuse(f'I couldn\'t find an action I can plan in "{draft.text}". {scope.CAPABILITIES}')
         return outcome.refusal is None
+
+    def _complete(self, draft: Draft) -> bool:
+        """A clause cut off at a preposition is asked where it was going, with the places that fit: a
+        chain for a move or a swap's "on", a protocol for a deposit's "into". An answer fills that place."""
+        if draft.cut_off is None:
+            return True
+        action = draft.action or "transfer"
+        chains = [wallet.chain for wallet in self.wallets.wallets]
+        kind = "rephrase"
+        options: list[tuple[str, str]] = []
+        if action in ("bridge", "swap") and draft.cut_off in ("to", "on", "from", "onto"):
+            kind = "chain"
+            said = {draft.on_chain, draft.from_chain, draft.to_chain}
+            ordered = dict.fromkeys([*chains, *self.universe.chain_aliases().values()])
+            options = [(slug, slug.title()) for slug in ordered if slug not in said]
+        elif action in PROTOCOL_ACTIONS and action != "bridge":
+            kind = "protocol"
+            names = self.universe.protocol_names()
+            fitting = [n for n in names if any(self.universe.supports(c, n, action) for c in chains)]
+            options = [(name, name) for name in fitting]
+        if action == "transfer" and draft.cut_off in ("to", "onto", "towards") and not draft.addresses:
+            draft.cut_off = None  # "send 50 usdc to": the recipient slot is empty, and asked as such
+            return True
+        if kind == "rephrase" or not options:
+            kind, options = "rephrase", []
+        verb = DOING.get(action, action)
+        answer = self.filler.ask(
+            Step(index=0, action=action),
+            "venue",
+            kind,
+            f'Your message stops at "{draft.cut_off}": where should I {verb} it {draft.cut_off}?',
+            options,
+        )
+        if answer is None:
+            return False
+        picked = answer.value or answer.label.strip().lower()
+        if kind == "protocol" and picked in dict(options):
+            draft.protocol = picked
+        elif kind == "chain" and picked in dict(options):
+            if draft.cut_off == "from":
+                draft.from_chain = picked
+            elif draft.cut_off in ("to", "onto") and action != "swap":
+                draft.to_chain = picked
+            else:
+                draft.on_chain = picked
+        else:
+            self.filler.unusable(answer, ", which is not one of the places offered")
+            return False
+        draft.cut_off = None
+        return True
+
+    def _one_amount_each(self, draft: Draft) -> bool:
+        """One clause that names two amounts of one token for one action and nobody to pay ("I lent my
+        brother 50 usdc. swap 100 usdc to eth"): which one is meant is asked, never both planned; an answer
+        keeps the amount it names."""
+        exact = [item for item in draft.items if item.asset and item.amount and item.amount.kind == "exact"]
+        if draft.action in _PAIR_ACTIONS or any(item.address or item.to_chain for item in draft.items):
+            return True
+        for asset in dict.fromkeys(item.asset for item in exact):
+            said = [item for item in exact if item.asset == asset]
+            if len(said) < 2:
+                continue
+            verb = DOING.get(draft.action or "", draft.action or "use")
+            written = " and ".join(f"{item.amount.written} {asset}" for item in said if item.amount)
+            placeholder = Step(index=0, action=draft.action or "transfer")
+            answer = self.filler.ask(
+                placeholder,
+                "amount",
+                "amount",
+                f"You wrote {written}. How much {asset} should I {verb}?",
+                [(str(item.amount.value), f"{item.amount.written} {asset}") for item in said if item.amount],
+            )
+            if answer is None:
+                return False
+            kept = next(
+                (item for item in said if item.amount and str(item.amount.value) == answer.value), None
+            )
+            if kept is None:
+                self.filler.unusable(answer, ", which is not one of the amounts you wrote")
+                return False
+            draft.items = [item for item in draft.items if item not in said or item is kept]
+        return True
 
     def _items(self, draft: Draft) -> list[Item]:
         """The (asset, amount) items that become steps: one per asset unless the action takes a pair."""

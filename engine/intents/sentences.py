@@ -17,9 +17,10 @@ from typing import Final
 
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexeme, Lexicon
-from engine.intents.meaning import WHETHER
+from engine.intents.meaning import WHETHER, meaning_words
 from engine.intents.message import Message, find_request
 from engine.intents.shape import is_question
+from engine.intents.vocabulary import MAX_WORDS
 
 # Sentence ends: ".", "?", "!" before a space or a line end, and line breaks (a decimal point is not).
 _END: Final = re.compile(r"(?<=[.?!])\s+|\n+")
@@ -107,7 +108,7 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
     for sentence in sentences:
         if not sentence.content:
             continue
-        if sentence.refers and sentence.actions <= actions:
+        if sentence.refers and sentence.actions <= actions and _only_points(sentence):
             continue  # "Please withdraw it" after the question that names what to withdraw
         kept.append(sentence)
         actions |= sentence.actions
@@ -122,10 +123,20 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
     return Focus(" ".join(s.text for s in kept), question=False, set_aside=[s.text for s in talk])
 
 
+def _only_points(sentence: _Sentence) -> bool:
+    """A sentence that names nothing but the action and "it" ("Could you please send it?", "Please withdraw
+    it, I need it for my daughter's fees"): no amount, place or name, and no word that changes meaning
+    ("on that date", "only half of it")."""
+    return not any(lexeme.kind in _NAMED for lexeme in sentence.lexemes) and not meaning_words(
+        " ".join(lexeme.text for lexeme in sentence.lexemes)
+    )
+
+
 def _detail(sentence: _Sentence) -> bool:
     """A sentence that adds what an order needs: an amount, an address, a chain or a protocol."""
     return any(
         lexeme.kind in ("number", "evm", "sol", "ens", "protocol")
+        or lexeme.text in MAX_WORDS
         or (lexeme.kind == "chain" and lexeme.asset is None)
         for lexeme in sentence.lexemes
     )
@@ -145,7 +156,9 @@ def _read(text: str, lexicon: Lexicon) -> _Sentence:
     )
     # A sentence that withdraws or holds the request ("cancel.", "never mind.", "wait.") is part of it.
     withholds = any(word in WHETHER for word in words)
-    content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds) and not confirms
+    # "All of it please.": how much, said in a sentence of its own.
+    sizes = any(word in MAX_WORDS for word in words)
+    content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds or sizes) and not confirms
     named = any(lexeme.kind in _NAMED for lexeme in lexemes)
     refers = bool(verbs) and not named and any(word in _IT for word in words)
     actions = {lexeme.action for lexeme in verbs if lexeme.action is not None}

@@ -171,6 +171,13 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             index += polite
             continue
         framing = _chat_framing(lexemes, index, out)
+        replaced = lexemes[index + framing - 1] if framing >= 2 else None
+        if replaced is not None and replaced.asset is not None and lexemes[index].text in ("not", "instead"):
+            # "sorry i meant usdt, not dai": which token the correction replaces is kept, so it replaces
+            # the slot that token is in (the source or the target), never the other one.
+            out.extend([Lexeme("punct", ","), Lexeme("replaced", replaced.text, asset=replaced.asset)])
+            index += framing
+            continue
         if framing:
             # A clause end keeps what followed the dropped words apart from what came before ("200 not
             # 100 k thx": the "k" is chat, not thousands of 200).
@@ -446,11 +453,24 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
             return Wait("time", _quote(lexemes, start, index + 1 - start), word in _RECURRING)
         if word in TIME_OPENERS | {"per"} and _time_unit_follows(lexemes, index + 1):
             return Wait("time", _quote(lexemes, index, 4), word in _RECURRING or word == "per")
+        if (
+            word in _DATE_POINTERS
+            and after in _DATES
+            and previous is not None
+            and previous.text in _DATE_PREPS
+        ):
+            return Wait("time", _quote(lexemes, index - 1, 3), False)  # "send this on that date"
         if word in CONDITION_WORDS and lexeme.kind == "word":
             return Wait("condition", _quote(lexemes, index), word == "whenever")
         if word in _LEVEL_WORDS and _level_follows(lexemes, index + 1):
             return Wait("condition", _quote(lexemes, index), False)
     return None
+
+
+# A date pointed at rather than named: "on that date", "by the due date", "on the day".
+_DATE_PREPS: Final = frozenset({"on", "by", "at", "until", "till", "before"})
+_DATE_POINTERS: Final = frozenset({"that", "the", "this", "its", "their", "due", "same"})
+_DATES: Final = frozenset({"date", "day", "deadline", "time", "due"})
 
 
 def _time_unit_follows(lexemes: Sequence[Lexeme], at: int) -> bool:

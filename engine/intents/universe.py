@@ -6,10 +6,21 @@ Facts come from the registry (RegistryUniverse adapts it); the parser owns only 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from engine.registry import Registry, RegistryError, normalize_name
 from engine.registry.recipients import recipient_problem
+
+
+@dataclass(frozen=True, slots=True)
+class VaultName:
+    """A trusted vault a user names ("sDAI"): its chain, address, the asset it takes and its symbol."""
+
+    chain: str
+    address: str
+    underlying: str
+    symbol: str
 
 
 class AssetUniverse(Protocol):
@@ -59,6 +70,14 @@ class AssetUniverse(Protocol):
         """Underlying asset symbol of a trusted ERC-4626 vault at that address, or None if not trusted."""
         ...
 
+    def vault_aliases(self) -> Mapping[str, VaultName]:
+        """Lower-case symbol or name of a trusted vault ("sdai", "savings dai") -> where it is."""
+        ...
+
+    def is_stable(self, symbol: str) -> bool:
+        """True when the registry lists the symbol as a stablecoin on some chain."""
+        ...
+
     def recipient_problem(self, chain: str, address: str) -> str | None:
         """Why `address` must not receive funds on `chain` (engine.registry.recipients), or None."""
         ...
@@ -94,6 +113,14 @@ class RegistryUniverse:
             for token in tokens:
                 for name in (token.symbol, token.name, *token.aliases):
                     self._asset_aliases.setdefault(normalize_name(name), token.symbol)
+        self._stable = frozenset(
+            token.symbol.lower() for slug in self._chains for token in registry.tokens(slug) if token.stable
+        )
+        self._vault_aliases: dict[str, VaultName] = {}
+        for vault in registry.vaults():
+            named = VaultName(vault.chain, vault.address, vault.underlying, vault.symbol)
+            for name in (vault.symbol, vault.name):
+                self._vault_aliases.setdefault(normalize_name(name), named)
         # multicall3 and the like serve no intent action; they are not protocols a user can name.
         self._protocols = tuple(protocol.name for protocol in registry.protocols() if protocol.actions)
 
@@ -142,6 +169,12 @@ class RegistryUniverse:
         except RegistryError:
             return None
         return vault.underlying if vault is not None else None
+
+    def vault_aliases(self) -> Mapping[str, VaultName]:
+        return self._vault_aliases
+
+    def is_stable(self, symbol: str) -> bool:
+        return symbol.lower() in self._stable
 
     def recipient_problem(self, chain: str, address: str) -> str | None:
         return recipient_problem(self._registry, self._registry.chain(chain).family, address)

@@ -161,7 +161,7 @@ def _target(draft: Draft, verb: str) -> None:
 
 
 def _liquidity(draft: Draft) -> None:
-    if not draft.liquidity:
+    if not (draft.liquidity or (draft.fees and draft.action == "claim")):
         return
     action, verb = draft.action, draft.verb
     if draft.protocol is not None and draft.protocol not in _POOL_PROTOCOLS:

@@ -137,9 +137,9 @@ PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
 CHAIN_NICKNAMES: Final[dict[str, str]] = {"l1": "ethereum"}
 
 # Nouns that turn add/provide/remove/collect/claim into liquidity-position actions.
-LIQUIDITY_WORDS: Final[frozenset[str]] = frozenset(
-    {"liquidity", "liq", "lp", "pool", "position", "range", "fees", "fee"}
-)
+LIQUIDITY_WORDS: Final[frozenset[str]] = frozenset({"liquidity", "liq", "lp", "pool", "position", "range"})
+# Fee words name a position only beside a claim or collect ("collect the fees on my eth/usdc pool").
+FEE_WORDS: Final[frozenset[str]] = frozenset({"fees", "fee"})
 
 # Words that make send/move/transfer a sweep of the whole wallet when no asset is named.
 EVERYTHING_WORDS: Final[frozenset[str]] = frozenset(
