@@ -8,9 +8,12 @@ An answer with intents (or a created agent) that is not an accepted one is a con
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from engine.registry import load_registry
 
 Prices = Callable[[str], Decimal | None]
 
@@ -30,6 +33,20 @@ def _values(item: Mapping[str, Any]) -> list[str]:
         elif isinstance(value, str | int | Decimal) and not isinstance(value, bool):
             out.append(str(value).lower())
     return out
+
+
+def _pool_parts(got: Mapping[str, Any]) -> list[str]:
+    """The tokens of a liquidity intent's pool ("ETH-USDC" -> eth, usdc): writers name a pair's second
+    token as `to` and a position by its pair."""
+    return [part for part in re.split(r"[-/ ]", str(got.get("pool_id") or "").lower()) if part]
+
+
+def _vault_address(name: str) -> str | None:
+    """The address of the trusted vault a writer names as the protocol ("sdai"), or None."""
+    for vault in load_registry().vaults():
+        if name and name.lower() in (vault.symbol.lower(), vault.name.lower()):
+            return vault.address
+    return None
 
 
 def _amount(want: Any, got: Any, asset: str | None, prices: Prices) -> str | None:
@@ -59,7 +76,10 @@ def intent_mismatch(want: Mapping[str, Any], got: Mapping[str, Any], prices: Pri
     if got.get("action") != want["action"]:
         return f"action {got.get('action')!r} != {want['action']!r}"
     assets = want.get("asset_any") or ([want["asset"]] if "asset" in want else None)
-    if assets and str(got.get("asset", "")).lower() not in [a.lower() for a in assets]:
+    pool = _pool_parts(got)
+    if assets and got.get("asset") is None and pool and any(a.lower() in pool for a in assets):
+        pass  # a liquidity position named by its pool ("pull all liq from my eth/usdc position")
+    elif assets and str(got.get("asset", "")).lower() not in [a.lower() for a in assets]:
         return f"asset {got.get('asset')!r} != {'|'.join(assets)}"
     if "amount" in want or "amount_any" in want:
         reasons = [
@@ -71,14 +91,18 @@ def intent_mismatch(want: Mapping[str, Any], got: Mapping[str, Any], prices: Pri
     for key in ("chain", "from_chain", "to_chain"):
         if key in want and got.get(key) != want[key]:
             return f"{key} {got.get(key)!r} != {want[key]!r}"
-    if "protocol" in want and want["protocol"].lower() not in str(got.get("protocol") or "").lower():
+    vault = _vault_address(str(want.get("protocol", "")))
+    if vault is not None:
+        if str(got.get("vault_address") or "").lower() != vault.lower():
+            return f"vault {got.get('vault_address')!r} is not {want['protocol']} ({vault})"
+    elif "protocol" in want and want["protocol"].lower() not in str(got.get("protocol") or "").lower():
         return f"protocol {got.get('protocol')!r} lacks {want['protocol']!r}"
     targets = want.get("to_any") or ([want["to"]] if "to" in want else None)
     if targets:
         lowered = [t.lower() for t in targets]
         if got.get("to_asset") is not None and str(got["to_asset"]).lower() not in lowered:
             return f"swap target {got.get('to_asset')!r} != {'|'.join(targets)}"
-        if got.get("to_asset") is None and not any(t in _values(got) for t in lowered):
+        if got.get("to_asset") is None and not any(t in [*_values(got), *pool] for t in lowered):
             return f"swap target {'|'.join(targets)} not among the intent's values"
     if "recipient" in want and str(got.get("recipient") or "").lower() != want["recipient"].lower():
         return f"recipient {got.get('recipient')!r} != {want['recipient']!r}"
