@@ -68,11 +68,22 @@ def _load(path: Path) -> list[dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal) if path.exists() else []
 
 
+def _context(turns: Any) -> str:
+    """A case's earlier turns in the contract's form: one `User:` or `Flip:` line per turn (sets may write
+    them as a list of {role, content})."""
+    if isinstance(turns, str):
+        return turns
+    return "\n".join(
+        f"{'User' if turn.get('role') == 'user' else 'Flip'}: {turn.get('content', '')}" for turn in turns
+    )
+
+
 def _intent_body(case: Mapping[str, Any]) -> dict[str, Any]:
     body = {"prompt": case["prompt"], "wallets": case["wallets"]}
-    for key in ("balances", "conversation_context"):
-        if case.get(key):
-            body[key] = case[key]
+    if case.get("balances"):
+        body["balances"] = case["balances"]
+    if case.get("conversation_context"):
+        body["conversation_context"] = _context(case["conversation_context"])
     return body
 
 
