@@ -12,7 +12,7 @@ from engine.intents.lexicon import Lexeme
 from engine.intents.wording import FILLER, FILLER_PUNCT
 
 # Punctuation that ends a step ("bridge it, then deposit it").
-_SEPARATOR_PUNCT: Final[frozenset[str]] = frozenset({",", ";", ".", "!", "?", "&", "+"})
+_SEPARATOR_PUNCT: Final[frozenset[str]] = frozenset({",", ";", ".", "!", "?", "&", "+", "\u2014", "\u2013"})
 
 # Words that join steps; "after that" is read as "after" followed by a pronoun.
 _SEPARATOR_WORDS: Final[frozenset[str]] = frozenset(

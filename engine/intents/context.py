@@ -82,6 +82,8 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             drafts[-1] = draft if draft.action is not None else correct(drafts[-1], draft, lexicon.universe)
         elif piece.mark == "before" and drafts:
             drafts.insert(len(drafts) - 1, draft)
+        elif piece.mark == "again" and _STAYING & {lexeme.text for lexeme in piece.lexemes}:
+            continue  # "the other half should remain where it is": said to stay, no step
         elif piece.mark == "again" and drafts and all(_takes_previous(one) for one in drafts):
             # "and deposit it into aave, and the same for 500 dai": what is repeated began in an earlier
             # turn; it is repeated there (see extended).
@@ -238,7 +240,18 @@ def adds_to(drafts: Sequence[Draft], text: str) -> bool:
     "too" or "also" ("and the same again to optimism", "send him 5 too"); "do it again on optimism" alone
     repeats the request with a change instead."""
     words = [word.strip(",.!?") for word in text.lower().split()]
+    while words and words[0] in _CONFIRMING:
+        words = words[1:]  # "yes and after that send ...": the plan before stands, and this adds to it
     return bool(drafts) and bool(words) and (words[0] in _ADDING or "too" in words or "also" in words)
+
+
+# Words that say what a share or the rest does is stay ("the other half should remain where it is").
+_STAYING: Final = frozenset({"remain", "remains", "stay", "stays", "untouched", "sits", "sit", "unchanged"})
+
+# Words that confirm the plan before a turn goes on ("yes and ...", "ok then ...").
+_CONFIRMING: Final = frozenset(
+    {"yes", "yeah", "yep", "yup", "ok", "okay", "sure", "confirm", "confirmed", "correct"}
+)
 
 
 def extended(prior: Sequence[Draft], drafts: Sequence[Draft]) -> list[Draft]:

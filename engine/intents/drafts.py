@@ -44,7 +44,8 @@ class Item:
 @dataclass(frozen=True, slots=True)
 class Unread:
     """Words of a clause the reading did not use, as written; `kind` says why they matter: `word` (not
-    understood), `number` (a number that is no amount of anything) or `negation` (not, except, ...)."""
+    understood), `number` (a number that is no amount of anything), `verb` (an action not placed) or
+    `negation` (not, except, ...)."""
 
     text: str
     kind: str

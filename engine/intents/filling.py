@@ -208,6 +208,12 @@ class Filler(ChainFiller):
         if step.protocol is None:
             usdc = step.asset is not None and step.asset.upper() == CCTP_ASSET
             step.protocol = CCTP_PROTOCOL if "solana" in families and usdc else EVM_BRIDGE_PROTOCOL
+        if step.protocol == CCTP_PROTOCOL and step.asset is not None and step.asset.upper() != CCTP_ASSET:
+            # Circle's CCTP burns and mints native USDC only: ETH "via cctp" is no route, nor quietly Across.
+            self.outcome.refuse(
+                f"CCTP moves native USDC only, not {step.asset}; say another bridge or asset."
+            )
+            return
         for chain in (step.from_chain, step.to_chain):
             if not self.universe.supports(chain, step.protocol, "bridge"):
                 self.outcome.refuse(f"The registry has no {step.protocol} bridge deployment on {chain}.")

@@ -22,6 +22,7 @@ from engine.intents.numerals import (
 )
 from engine.intents.vocabulary import TYPO_MIN_LENGTH
 from engine.intents.wording import HEART, unstretched
+from engine.limits import MAX_TOKEN_AMOUNT
 
 # EVM addresses are 0x + 40 hex digits (EIP-55 case kept as typed); Solana addresses are base58 of
 # 32 to 44 characters (solana docs, "Accounts": a public key shown as a base58 string). A number is any
@@ -31,6 +32,7 @@ _TOKEN_RE: Final = re.compile(
     (?P<evm>0x[0-9a-fA-F]{40})(?![0-9a-zA-Z])
    |(?P<sol>[1-9A-HJ-NP-Za-km-z]{32,44})(?![0-9a-zA-Z])
    |(?P<ens>[a-zA-Z0-9-]+\.eth)(?![0-9a-zA-Z.])
+   |(?P<sci>\d+(?:\.\d+)?[eE][+-]?\d+)(?![0-9a-zA-Z.])
    |(?P<number>\d[\d.,]*\d|\d|\.\d+)(?P<suffix>[a-zA-Z]+)?
    |(?P<word>[a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z](?![a-zA-Z]))?(?:'[a-zA-Z]+)?)
    |(?P<punct>->|=>|>=|<=|\u2192|[,;/$%&+?!:@#<>=~*()"\u20ac\u00a3]|\.|-|—|–)
@@ -104,6 +106,21 @@ def _number_token(digits: str, suffix: str | None, negative: bool) -> list[Token
     ]
 
 
+def _scientific(text: str) -> Token:
+    """ "1e3" (as JSON and spreadsheets write 1000): its value when the exponent is small enough that the
+    amount can be one (bounded before any arithmetic), else asked; never read as the digits around the e."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(exponent.lstrip("+-")) > 2:
+        return Token("number", text, None, problem=_SCIENTIFIC)
+    value = Decimal(mantissa).scaleb(int(exponent))
+    if value > MAX_TOKEN_AMOUNT:
+        return Token("number", text, None, problem=_SCIENTIFIC)
+    return Token("number", text, Decimal(int(value)) if value == value.to_integral() else value)
+
+
+_SCIENTIFIC: Final = "a number in scientific notation too large to be an amount"
+
+
 def _looks_like_solana(text: str) -> bool:
     return any(char.isdigit() for char in text) or (text != text.lower() and text != text.upper())
 
@@ -123,6 +140,8 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("evm", match.group("evm")))
         elif match.group("ens"):
             tokens.append(Token("ens", match.group("ens").lower()))
+        elif match.group("sci"):
+            tokens.append(_scientific(match.group("sci")))
         elif match.group("number"):
             negative = (
                 bool(tokens)
@@ -149,7 +168,26 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("punct", match.group("punct")))
         spans.append((start, match.end()))
     tokens, spans = _space_groups(tokens, spans)
-    return _join_and_a_part(_read_spelled(_read_ratios(tokens, spans)))
+    return _vague(_join_and_a_part(_read_spelled(_read_ratios(tokens, spans))))
+
+
+# Words that make the scale after them no number at all ("a couple thousand", "a few hundred").
+_VAGUE: Final = frozenset({"couple", "few", "several", "some", "many", "bunch", "handful", "coupla"})
+_VAGUE_AMOUNT: Final = "a rough amount, not a number"
+
+
+def _vague(tokens: list[Token]) -> list[Token]:
+    """ "like a couple thousand": the scale word alone would read as 1,000; with a vague word before it,
+    the number is unsaid and asked."""
+    out: list[Token] = []
+    for token in tokens:
+        scale_alone = token.kind == "number" and (token.text in SCALES or token.text == "hundred")
+        if scale_alone and out and out[-1].kind == "word" and out[-1].text in _VAGUE:
+            vague = out.pop()
+            out.append(Token("number", f"{vague.text} {token.text}", None, problem=_VAGUE_AMOUNT))
+            continue
+        out.append(token)
+    return out
 
 
 _GROUP: Final = re.compile(r"\d{3}")

@@ -51,7 +51,7 @@ from engine.intents.vocabulary import (
     WITH_WORDS,
     prep_role,
 )
-from engine.intents.wording import FILLER, FILLER_PUNCT, scale_is_chat, scale_is_unclear
+from engine.intents.wording import FILLER, FILLER_PUNCT, TIME_UNITS, scale_is_chat, scale_is_unclear
 
 __all__ = ["read_clause"]
 
@@ -220,6 +220,16 @@ class _Reader:
         if token.spelled and lexeme.text in ("one", "a", "an") and not follows and self.usd_next is None:
             self.used.add(index)  # "the other one" is not an amount
             return 0
+        before = self.peek(index - 1)
+        if before is not None and before.text == "worth" and index > 1 and self.lexemes[index - 2].asset:
+            # "send eth worth 1 lakh": a value in a currency nobody named (dollars were read before this),
+            # so no amount of the token; asked, never taken for 100,000 ETH.
+            scaled = following is not None and following.text in SCALES
+            written = " ".join(self.lexemes[i].text for i in range(index - 1, index + 1 + scaled))
+            self.set_pending(
+                AmountSpec("unclear", written=written), index - 1, index, *([index + 1] * scaled)
+            )
+            return int(scaled)
         if token.value is None:
             unclear = AmountSpec("unclear", written=token.text)
             if follows or not self.after_its_asset(index, unclear, range(index, index + 1)):
@@ -464,6 +474,11 @@ class _Reader:
             if self.set_action(action, verb):
                 self.used.update((index, index + 1))
             return 1
+        if word in TIME_UNITS and self.pending is not None and self.pending.kind == "exact":
+            # "for two months", "3 days ago": a length of time, never an amount of a token.
+            self.used.update([index, *self.pending_at])
+            self.pending, self.pending_at = None, []
+            return 0
         if (word, following.text if following is not None else "") == ("every", "last"):
             self.set_pending(MAX, index, index + 1)  # "every last usdc": the whole balance
             return 1

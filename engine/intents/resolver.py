@@ -116,6 +116,11 @@ class Resolver:
                 f"I couldn't read {quoted} as part of a transaction, and I won't plan past a number or a "
                 "negation I don't understand. Could you say the request again without it?"
             )
+            if all(item.kind == "verb" for item in unread):
+                question = (
+                    f"I couldn't place {quoted} in the plan, and I won't leave out an action you named. "
+                    "Could you say each action as its own step, in the order to do them?"
+                )
             answer = self.filler.ask(placeholder, "unread", "rephrase", question, [])
             if answer is not None:
                 self.filler.unusable(answer)
@@ -421,6 +426,10 @@ class Resolver:
         refers = draft.pronoun or (not draft.assets and draft.loose_amount is None)
         if output is not None and step.action == "lp-add" and draft.pronoun and step.amount is None:
             step.asset = None  # "lp it with eth": "it" is what goes in; ETH is its partner in the pool
+        if output is not None and step.action == "sweep" and not draft.assets and previous is not None:
+            # "withdraw all my usdc ..., then bridge everything to arbitrum": everything is what that
+            # step gave, not every token of the wallet.
+            step.action, step.amount, refers = "bridge", None, True
         if output is not None and (refers or step.asset == output[0]) and step.action != "sweep":
             asset, chain = output
             if step.asset is None:

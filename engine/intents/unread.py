@@ -5,6 +5,7 @@ plan without them."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Final
 
 from engine.intents.drafts import Unread
 from engine.intents.lexicon import Lexeme
@@ -25,6 +26,8 @@ def unread_runs(lexemes: Sequence[Lexeme], used: Collection[int], dropped: Colle
                 kinds.add("number")
             elif lexeme.text in NEGATIONS:
                 kinds.add("negation")
+            elif lexeme.kind == "verb" and not _as_noun(lexemes, index):
+                kinds.add("verb")  # an action the reading did not place is never set aside
         elif words and filler and index not in used:
             words.append(lexeme.text)
         elif words:
@@ -33,6 +36,17 @@ def unread_runs(lexemes: Sequence[Lexeme], used: Collection[int], dropped: Colle
     if words:
         runs.append(_run(words, kinds))
     return runs
+
+
+# Words before a verb's form that make it a noun ("my aave deposit", "the swap", "a transfer").
+_NOUN_MAKERS: Final = frozenset(
+    {"the", "my", "a", "an", "your", "our", "this", "that", "his", "her", "their", "its"}
+)
+
+
+def _as_noun(lexemes: Sequence[Lexeme], index: int) -> bool:
+    previous = lexemes[index - 1] if index > 0 else None
+    return previous is not None and (previous.text in _NOUN_MAKERS or previous.kind in ("protocol", "asset"))
 
 
 def _filler(lexeme: Lexeme) -> bool:
@@ -44,5 +58,5 @@ def _filler(lexeme: Lexeme) -> bool:
 def _run(words: list[str], kinds: set[str]) -> Unread:
     while len(words) > 1 and words[-1] in FILLER:
         words.pop()
-    kind = "negation" if "negation" in kinds else "number" if "number" in kinds else "word"
+    kind = next((kind for kind in ("negation", "number", "verb") if kind in kinds), "word")
     return Unread(" ".join(words), kind)

@@ -1,0 +1,105 @@
+"""Slots nobody filled stay empty: a bridge that cannot move the token, a value in no currency, a rough
+number, a length of time, an action left unplaced; and the slots a request fills by pointing ("yes and
+...", "everything" after a step, the rest of a pasted plan)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.intents.lexer import tokenize
+from tests.engine.test_intents_support import EVM_A, kinds, parse
+
+PAYEE = "0x0beB760A1e27209B1db14021d4964C4c6A4A79e8"
+
+
+def _steps(response) -> list[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+    return [(i.action, i.asset, str(i.amount)) for i in response.intents]
+
+
+def test_cctp_moves_only_usdc() -> None:
+    response = parse("bridge two eth to optimism using c c t p", (EVM_A, "ethereum"), (EVM_A, "optimism"))
+    assert not response.intents
+    assert "CCTP moves native USDC only" in response.reasoning
+    context = "User: bridge 2 eth from ethereum to arbitrum\nFlip: Plan: bridge 2 ETH via Across. Confirm?"
+    switched = parse("use cctp instead, it's cheaper", (EVM_A, "ethereum"), conversation_context=context)
+    assert not switched.intents
+
+
+def test_yes_and_adds_to_the_confirmed_plan() -> None:
+    context = "User: swap 1 eth to usdc on base\nFlip: Plan: swap 1 ETH to USDC on Base. Confirm?"
+    response = parse(
+        f"yes and after that send 100 of the usdc to {PAYEE}", (EVM_A, "base"), conversation_context=context
+    )
+    assert _steps(response) == [("swap", "ETH", "1"), ("transfer", "USDC", "100")]
+
+
+def test_a_plain_step_after_an_order_in_a_pasted_plan_is_kept() -> None:
+    prompt = (
+        "Assistant: Here's a plan:\n1. Bridge 1 ETH from Ethereum to Arbitrum using Across.\n"
+        "2. On Arbitrum, swap 0.5 ETH to USDC on Uniswap.\n3. Supply the USDC to Aave.\n\ngo"
+    )
+    response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, "arbitrum"))
+    assert [i.action for i in response.intents] == ["bridge", "swap", "deposit"]
+
+
+def test_the_other_half_that_remains_is_no_step() -> None:
+    prompt = f"transfer exactly half of our USDT on BSC to {PAYEE}; the other half should remain where it is."
+    response = parse(prompt, (EVM_A, "bsc"), balances=[{"chain": "bsc", "asset": "USDT", "amount": "10000"}])
+    assert _steps(response) == [("transfer", "USDT", "5000")]
+
+
+def test_a_length_of_time_is_no_amount() -> None:
+    response = parse("swap 100 usdc to eth, I held it for 3 months", (EVM_A, "base"))
+    assert _steps(response) == [("swap", "USDC", "100")]
+
+
+def test_a_value_in_no_currency_is_asked() -> None:
+    response = parse(f"Send ETH worth 1 lakh to {PAYEE}", (EVM_A, "ethereum"))
+    assert not response.intents
+    assert kinds(response) == ["amount"]
+
+
+def test_dollars_of_a_token_are_still_read() -> None:
+    response = parse("swap eth worth $600 to usdc", (EVM_A, "ethereum"))
+    assert "couldn't read" not in response.reasoning  # a dollar value, sized at the price (none here)
+
+
+def test_scientific_notation_is_its_value_and_bounded() -> None:
+    values = [(token.text, token.value) for token in tokenize("1e3 2.5E2 1e-3 1e999999 3e40")]
+    assert values == [
+        ("1e3", Decimal(1000)),
+        ("2.5E2", Decimal(250)),
+        ("1e-3", Decimal("0.001")),
+        ("1e999999", None),
+        ("3e40", None),
+    ]
+    prompt = f'{{"payout": {{"to": "{PAYEE}", "asset": "DAI", "network": "polygon", "amount": "1e3"}}}}\nrun this payout'
+    assert _steps(parse(prompt, (EVM_A, "polygon"))) == [("transfer", "DAI", "1000")]
+
+
+def test_a_rough_number_is_asked_never_a_thousand() -> None:
+    for rough in ("like a couple thousand", "a few hundred usdc"):
+        assert [token.value for token in tokenize(rough) if token.kind == "number"] == [None]
+    context = (
+        "User: bridge usdc from ethereum to base via cctp\nFlip: How much USDC would you like to bridge?"
+    )
+    response = parse("like a couple thousand", (EVM_A, "ethereum"), conversation_context=context)
+    assert not response.intents
+
+
+def test_everything_after_a_step_is_what_it_gave() -> None:
+    prompt = "withdraw all my usdc from aave on optimism, then bridge everything to arbitrum"
+    response = parse(prompt, (EVM_A, "optimism"), (EVM_A, "arbitrum"))
+    assert _steps(response) == [("withdraw", "USDC", "max"), ("bridge", "USDC", "chained")]
+
+
+def test_an_action_the_reading_cannot_place_is_never_set_aside() -> None:
+    prompt = f"send 1500 USDC to {PAYEE} on base withdraw it first"
+    response = parse(prompt, (EVM_A, "base"))
+    assert not response.intents
+    assert "withdraw" in response.reasoning and "set aside" not in response.reasoning.split("withdraw")[0]
+
+
+def test_a_dash_between_clauses_parts_them() -> None:
+    response = parse("withdraw 100 usdc from aave on base — swap it to eth", (EVM_A, "base"))
+    assert [i.action for i in response.intents] == ["withdraw", "swap"]
