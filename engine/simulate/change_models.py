@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 # Fields that only a whole plan's changes fill in (or only some changes have): left out when unset, so a
 # step's change reads as the step's.
@@ -95,22 +95,76 @@ class Fee(BaseModel):
         return _drop_optional(handler, self)
 
 
+# A sentence's fields that only some kinds have: left out when unset.
+_SENTENCE_OPTIONAL: Final = (
+    "chain",
+    "address",
+    "amount",
+    "amount_raw",
+    "usd",
+    "at_least",
+    "modelled",
+    "token_id",
+    "spender",
+    "spender_label",
+    "unlimited",
+)
+
+
+class Sentence(BaseModel):
+    """One sentence a wallet shows (`text`), and what it says in fields, for a client that writes the
+    figures itself (the dashboard formats them and keeps the exact value on hover).
+
+    `kind`: `send` and `receive` (the sender's own balances; an NFT carries `token_id`), `owe_more` and
+    `owe_less` (the sender's debt, in its underlying asset), `gain` (another account, not a contract,
+    receives: `address`), `allowed` (what `spender` may still pull after this), `gas` (what the sender
+    pays). `amount` is exact and unsigned, in token units: a swap's minimum when `at_least`, what is left
+    for `allowed`, the fee for `gas`; null when the token's decimals are unknown (`amount_raw` says it).
+    `usd` is unsigned, null when there is no price. `chain` is set when the text names it (a plan on
+    several chains)."""
+
+    kind: Literal["send", "receive", "owe_more", "owe_less", "gain", "allowed", "gas"]
+    text: str
+    asset: str
+    chain: str | None = None
+    address: str | None = None
+    amount: str | None = None
+    amount_raw: str | None = None
+    usd: str | None = None
+    at_least: bool | None = None
+    modelled: bool | None = None
+    token_id: str | None = None
+    spender: str | None = None
+    spender_label: str | None = None
+    unlimited: bool | None = None
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        return {k: v for k, v in dumped.items() if not (k in _SENTENCE_OPTIONAL and v is None)}
+
+
 class StepChanges(BaseModel):
-    """What one step did, as simulated: balances (the sender's first), NFTs, allowances, its gas."""
+    """What one step did, as simulated: balances (the sender's first), NFTs, allowances, its gas, and the
+    same in a wallet's sentences (`sentences`: what the step did on the fork, no minimum applied)."""
 
     balances: list[BalanceChange]
     nfts: list[NftChange]
     approvals: list[ApprovalChange]
     gas_fee: Fee
+    sentences: list[Sentence] = Field(default_factory=list)
 
 
 class PlanChanges(BaseModel):
     """What the whole batch or plan did, net: per chain and address, each asset's change (those that net
     to zero left out; modelled bridge fills included and marked), NFTs, every allowance touched with what
-    is left of it, the gas per chain, and the same in the sentences a wallet shows (`wording`)."""
+    is left of it, the gas per chain, and the same in the sentences a wallet shows (`wording`), each with
+    what it says in fields (`sentences`, one per line of `wording`, in its order)."""
 
     balances: list[BalanceChange]
     nfts: list[NftChange]
     approvals: list[ApprovalChange]
     gas_fees: list[Fee]
     wording: list[str]
+    # Stored remedies built before sentences existed read back without them.
+    sentences: list[Sentence] = Field(default_factory=list)

@@ -18,6 +18,7 @@ from engine.simulate.change_models import (
     Fee,
     NftChange,
     PlanChanges,
+    Sentence,
     StepChanges,
 )
 from engine.simulate.effects import Delta, Key, StepEffect, address_key, final_allowances, net
@@ -154,30 +155,34 @@ class Describer:
         )
 
     def step(self, effect: StepEffect) -> StepChanges:
-        """One step's changes, the sender's balances first."""
+        """One step's changes, the sender's balances first, and its sentences (what it did on the fork:
+        no minimum is applied to one step)."""
         sender = address_key(effect.sender)
         ordered = sorted(effect.deltas, key=lambda d: address_key(d.holder) != sender)
+        nfts = [n for moved in effect.nfts for n in self.nfts(effect.chain, moved)]
+        approvals = [self.approval(effect.chain, seen) for seen in effect.allowances]
+        said = sorted(effect.deltas, key=self._said_order)
         return StepChanges(
             balances=[self.balance(d) for d in ordered],
-            nfts=[n for moved in effect.nfts for n in self.nfts(effect.chain, moved)],
-            approvals=[self.approval(effect.chain, seen) for seen in effect.allowances],
+            nfts=nfts,
+            approvals=approvals,
             gas_fee=self.fee(effect.chain, effect.fee_raw),
+            sentences=self.sentences(said, approvals, nfts, {effect.chain: effect.fee_raw}, several=False),
+        )
+
+    def _said_order(self, delta: Delta) -> tuple[bool, bool, bool, bool]:
+        """The senders first, what they send before what they receive, then what they owe; fills modelled
+        last of each."""
+        return (
+            address_key(delta.holder) not in {address_key(s) for s in self.senders},
+            delta.raw > 0,
+            self.asset(delta.chain, delta.token).kind == "debt",
+            delta.modelled,
         )
 
     def plan(self, effects: Sequence[StepEffect]) -> PlanChanges:
         """The net change of `effects` (steps in running order, modelled fills among them)."""
-        nets = net(effects)
-        senders = {address_key(s) for s in self.senders}
-        # The senders first, what they send before what they receive, then what they owe; fills modelled
-        # last of each.
-        nets.sort(
-            key=lambda d: (
-                address_key(d.holder) not in senders,
-                d.raw > 0,
-                self.asset(d.chain, d.token).kind == "debt",
-                d.modelled,
-            )
-        )
+        nets = sorted(net(effects), key=self._said_order)
         approvals = [
             self.approval(chain, seen, whole=True, left_over=seen.after > 0)
             for chain, seen in final_allowances(effects)
@@ -188,62 +193,147 @@ class Describer:
             if not effect.modelled:
                 fees[effect.chain] = fees.get(effect.chain, 0) + effect.fee_raw
         chains = list(dict.fromkeys(e.chain for e in effects))
+        sentences = self.sentences(
+            nets, approvals, nfts, fees, several=len(chains) > 1, minimums=self.minimums
+        )
         return PlanChanges(
             balances=[self.balance(d, whole=True) for d in nets],
             nfts=nfts,
             approvals=approvals,
             gas_fees=[self.fee(chain, raw, whole=True) for chain, raw in fees.items()],
-            wording=self.wording(nets, approvals, nfts, fees, several=len(chains) > 1),
+            wording=[s.text for s in sentences],
+            sentences=sentences,
         )
 
-    def wording(
+    def sentences(
         self,
-        nets: list[Delta],
-        approvals: list[ApprovalChange],
-        nfts: list[NftChange],
-        fees: dict[str, int],
+        deltas: Sequence[Delta],
+        approvals: Sequence[ApprovalChange],
+        nfts: Sequence[NftChange],
+        fees: Mapping[str, int],
         *,
         several: bool,
-    ) -> list[str]:
-        """The net change as a wallet says it: what you send and receive (at least a swap's minimum), what
-        others receive, what each spender may still pull, the gas."""
+        minimums: Mapping[Key, int] | None = None,
+    ) -> list[Sentence]:
+        """The change as a wallet says it: what you send and receive (at least a swap's minimum, from
+        `minimums`), what you owe, what others (not contracts) receive, your NFTs, what each spender may
+        still pull, the gas. Each sentence names its chain when `several` chains are involved."""
         senders = {address_key(s) for s in self.senders}
-        lines: list[str] = []
-        for delta in nets:
+        lines: list[Sentence] = []
+        for delta in deltas:
+            chain = delta.chain if several else None
             where = f" on {delta.chain}" if several else ""
             asset = self.asset(delta.chain, delta.token)
-            amount = _amount(abs(delta.raw), asset)
             mine = address_key(delta.holder) in senders
+            size = abs(delta.raw)
             if asset.kind == "debt":
                 if mine:
-                    owed = _amount(abs(delta.raw), replace(asset, symbol=asset.priced_as or asset.symbol))
-                    lines.append(f"you owe {owed} {'more' if delta.raw > 0 else 'less'}{where}")
+                    owed = replace(asset, symbol=asset.priced_as or asset.symbol)
+                    more = delta.raw > 0
+                    lines.append(
+                        Sentence(
+                            kind="owe_more" if more else "owe_less",
+                            text=f"you owe {_amount(size, owed)} {'more' if more else 'less'}{where}",
+                            asset=owed.symbol,
+                            chain=chain,
+                            address=delta.holder,
+                            **self._figures(owed, size, priced=False),
+                        )
+                    )
                 continue
+            fill = " when the bridge fills (modelled)" if delta.modelled else ""
             if mine and delta.raw < 0:
-                lines.append(f"you send {amount}{self._dollars(asset, abs(delta.raw))}{where}")
+                lines.append(
+                    Sentence(
+                        kind="send",
+                        text=f"you send {_amount(size, asset)}{self._dollars(asset, size)}{where}",
+                        asset=asset.symbol,
+                        chain=chain,
+                        address=delta.holder,
+                        **self._figures(asset, size),
+                    )
+                )
             elif mine:
-                least = self.minimums.get(delta.key)
+                least = (minimums or {}).get(delta.key)
                 shown = least if least is not None else delta.raw
-                said = f"at least {_amount(least, asset)}" if least is not None else amount
-                fill = " when the bridge fills (modelled)" if delta.modelled else ""
-                lines.append(f"you receive {said}{self._dollars(asset, shown)}{where}{fill}")
+                said = f"at least {_amount(shown, asset)}" if least is not None else _amount(shown, asset)
+                lines.append(
+                    Sentence(
+                        kind="receive",
+                        text=f"you receive {said}{self._dollars(asset, shown)}{where}{fill}",
+                        asset=asset.symbol,
+                        chain=chain,
+                        address=delta.holder,
+                        at_least=True if least is not None else None,
+                        modelled=True if delta.modelled else None,
+                        **self._figures(asset, shown),
+                    )
+                )
             elif delta.raw > 0 and not delta.contract:
-                fill = " when the bridge fills (modelled)" if delta.modelled else ""
-                lines.append(f"{delta.holder} receives {amount}{where}{fill}")
+                lines.append(
+                    Sentence(
+                        kind="gain",
+                        text=f"{delta.holder} receives {_amount(size, asset)}{where}{fill}",
+                        asset=asset.symbol,
+                        chain=chain,
+                        address=delta.holder,
+                        modelled=True if delta.modelled else None,
+                        **self._figures(asset, size, priced=False),
+                    )
+                )
         for nft in nfts:
             if address_key(nft.address) in senders:
-                verb = "receive" if nft.change == "received" else "give up"
-                lines.append(f"you {verb} {nft.asset} #{nft.token_id}")
+                received = nft.change == "received"
+                lines.append(
+                    Sentence(
+                        kind="receive" if received else "send",
+                        text=f"you {'receive' if received else 'give up'} {nft.asset} #{nft.token_id}",
+                        asset=nft.asset,
+                        address=nft.address,
+                        token_id=nft.token_id,
+                    )
+                )
         for approval in approvals:
             spender = approval.spender_label or approval.spender
             after = "an unlimited amount of" if approval.unlimited else (approval.after or approval.after_raw)
-            lines.append(f"{spender} is allowed {after} {approval.asset} after this")
+            lines.append(
+                Sentence(
+                    kind="allowed",
+                    text=f"{spender} is allowed {after} {approval.asset} after this",
+                    asset=approval.asset,
+                    address=approval.owner,
+                    amount=approval.after,
+                    amount_raw=approval.after_raw,
+                    spender=approval.spender,
+                    spender_label=approval.spender_label,
+                    unlimited=approval.unlimited,
+                )
+            )
         for chain, raw in fees.items():
             fee = self.fee(chain, raw)
             price = f" (${fee.usd})" if fee.usd is not None else " (no USD price)"
             where = f" on {chain}" if several else ""
-            lines.append(f"you pay about {about(Decimal(fee.amount))} {fee.asset}{price} in gas{where}")
+            lines.append(
+                Sentence(
+                    kind="gas",
+                    text=f"you pay about {about(Decimal(fee.amount))} {fee.asset}{price} in gas{where}",
+                    asset=fee.asset,
+                    chain=chain if several else None,
+                    amount=fee.amount,
+                    amount_raw=fee.amount_raw,
+                    usd=fee.usd,
+                )
+            )
         return lines
+
+    def _figures(self, asset: Asset, raw: int, *, priced: bool = True) -> dict[str, str | None]:
+        """A sentence's unsigned amount in token units (null without decimals), raw, and in USD."""
+        usd = self.usd(asset, raw) if priced else None
+        return {
+            "amount": units(raw, asset.decimals),
+            "amount_raw": str(raw),
+            "usd": usd_text(abs(usd)) if usd is not None else None,
+        }
 
 
 def _price_words(value: Decimal | None) -> str:

@@ -13,6 +13,7 @@ from tests.support.server import running_service
 SCRIPTS = (
     "core.js",
     "format.js",
+    "changes.js",
     "live.js",
     "steps.js",
     "account.js",

@@ -2,8 +2,9 @@
 chains, the Across stand-in, the faucet), at 1280 and at 390 px: a request that needs a clarification,
 answered in the page; a bridge-then-deposit plan whose chained amount reads as its estimate and whose one
 bridge is counted as one; copying a step's calldata; the whole plan simulated across the bridge, the
-destination's steps included; then an agent with a remedy, its test event, and the event's page showing
-the remedy's steps, calldata and simulation."""
+destination's steps included, the plan verified on the way (what it sends and receives in a wallet's
+words); then an agent with a remedy, its test event, and the event's page showing the remedy's
+verification in the same words, its steps, calldata and simulation."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def plan_flows(page: Any, expect: Any, seen: dict[str, Any]) -> None:
     page.click("#build-plan")
     rows = page.locator("#plan-steps tbody tr")
     expect(rows.first).to_be_visible()
+    # Verified by default: the plan's net effect across the bridge, in a wallet's words.
+    seen["verified"] = page.locator("#plan-steps .verification ul.changes > li").all_inner_texts()
     seen["summary"] = page.locator("#plan-steps .plan-summary").inner_text()
     seen["orders"] = [int(o) for o in rows.evaluate_all("rows => rows.map(r => r.dataset.order)")]
     seen["chains"] = rows.evaluate_all("rows => rows.map(r => r.dataset.chain)")
@@ -80,6 +83,12 @@ def remedy_flows(page: Any, expect: Any, seen: dict[str, Any]) -> None:
     until(page, lambda: steps.count() > 0)
     remedy = page.locator("#event-detail .remedy")
     expect(remedy.locator(".sim-lines")).to_contain_text("base:")
+    # The remedy's verification, shown as a plan's is: the same renderer, the same sentences.
+    verification = remedy.locator(".verification")
+    seen["remedy_badge"] = verification.locator(".badge").inner_text()
+    seen["remedy_said"] = verification.locator("ul.changes > li").evaluate_all(
+        "items => items.map(li => [li.dataset.kind, li.innerText])"
+    )
     seen["remedy_text"] = remedy.inner_text()
     seen["remedy_calldata"] = steps.last.locator("code.calldata").inner_text()
     seen["remedy_sims"] = steps.locator("td.sim").all_inner_texts()
@@ -141,7 +150,19 @@ async def test_plans_and_remedies_at_desktop_and_phone_width(
         # Simulated whole: the destination's steps ran on the amount the modelled fill landed.
         assert all(" ok · gas " in s for s in got["simulation"]), got["simulation"]
         assert "every step succeeds" in got["simulation_box"] and "modelled" in got["simulation_box"]
+        assert got["verified"][:2] == [
+            "you send 100 USDC ($100.00) on ethereum",
+            "you receive 99.9 aUSDC ($99.90) on base",
+        ], got["verified"]
+        assert "Across spoke pool is allowed 0 USDC after this" in got["verified"]
+        assert "Aave v3 pool is allowed 0 USDC after this" in got["verified"]
         assert "swap" in got["remedy_text"].lower() and "Copy calldata" in got["remedy_text"]
+        assert got["remedy_badge"] == "✓ verified on a fork"
+        said = dict(got["remedy_said"])
+        assert said["send"] == "you send 100 USDC ($100.00)", said
+        assert said["receive"].startswith("you receive at least 0.03") and " WETH ($" in said["receive"], said
+        assert said["allowed"] == "Uniswap v3 swap router is allowed 0 USDC after this", said
+        assert said["gas"].startswith("you pay about ") and " ETH ($" in said["gas"], said
         assert got["remedy_calldata"].startswith("0x")
         assert got["remedy_sims"] and all(" ok · gas " in s for s in got["remedy_sims"]), got["remedy_sims"]
     assert {name: problems for name, problems in found.items() if problems} == {}

@@ -124,6 +124,28 @@ def test_a_step_reads_as_a_wallet_would_say_it() -> None:
         "Aave v3 pool is allowed an unlimited amount of USDC after this",
         "you pay about 0.000021 ETH ($0.06) in gas",
     ]
+    # Each sentence says in fields what its text says: unsigned exact amounts, USD where priced.
+    said = [
+        (s.kind, s.asset, s.amount, s.usd, s.address, s.token_id, s.spender_label, s.unlimited)
+        for s in describer.plan([effect]).sentences
+    ]
+    assert said == [
+        ("send", "USDC", "100", None, ME, None, None, None),
+        ("send", "ETH", "0.1", "300.00", ME, None, None, None),
+        ("gain", "USDC", "100", None, YOU, None, None, None),
+        ("receive", "Aave v3 pool", None, None, ME, "3", None, None),
+        ("allowed", "USDC", units(2**256 - 1, 6), None, ME, None, "Aave v3 pool", True),
+        ("gas", "ETH", "0.000021", "0.06", None, None, None, None),
+    ]
+    # A step says what it did in the same sentences, its own gas included.
+    assert [s.text for s in step.sentences] == [
+        "you send 100 USDC",
+        "you send 0.1 ETH ($300.00)",
+        f"{YOU} receives 100 USDC",
+        "you receive Aave v3 pool #3",
+        "Aave v3 pool is allowed an unlimited amount of USDC after this",
+        "you pay about 0.000021 ETH ($0.06) in gas",
+    ]
 
 
 def test_a_swaps_minimum_is_said_as_at_least_and_a_fill_as_modelled() -> None:
@@ -132,7 +154,29 @@ def test_a_swaps_minimum_is_said_as_at_least_and_a_fill_as_modelled() -> None:
     describer = Describer(
         REG, {}, frozenset({ME}), minimums={("base", ME.lower(), USDC.lower()): 296_762_514}
     )
-    assert describer.plan([got, fill]).wording[:2] == [
+    changes = describer.plan([got, fill])
+    assert changes.wording[:2] == [
         "you receive at least 296.762514 USDC",
         "you receive 0.1 WETH when the bridge fills (modelled)",
     ]
+    least, landed = changes.sentences[:2]
+    assert (least.amount, least.amount_raw, least.at_least, least.modelled) == (
+        "296.762514",
+        "296762514",
+        True,
+        None,
+    )
+    assert (landed.amount, landed.at_least, landed.modelled) == ("0.1", None, True)
+    # A step says what it did on the fork, never the minimum (that is the plan's promise).
+    (one,) = describer.step(got).sentences[:1]
+    assert one.text == "you receive 299.760116 USDC" and one.at_least is None
+    # Optional fields a sentence has nothing to say in are left out of its JSON.
+    assert least.model_dump() == {
+        "kind": "receive",
+        "text": "you receive at least 296.762514 USDC",
+        "asset": "USDC",
+        "address": ME,
+        "amount": "296.762514",
+        "amount_raw": "296762514",
+        "at_least": True,
+    }

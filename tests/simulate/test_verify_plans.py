@@ -78,6 +78,12 @@ async def test_a_verified_swap_says_what_the_wallet_sends_and_receives_at_least(
     words = verification["changes"]["wording"]
     assert words[0] == "you send 0.1 ETH ($300.00)", words
     assert words[1].startswith("you receive at least ") and words[1].endswith(" USDC"), words
+    # The same sentences in fields: the minimum is what the words promise, at most what the fork gave.
+    send, receive = verification["changes"]["sentences"][:2]
+    assert (send["kind"], send["asset"], send["amount"], send["usd"]) == ("send", "ETH", "0.1", "300.00")
+    assert (receive["kind"], receive["asset"], receive["at_least"]) == ("receive", "USDC", True)
+    assert words[1] == f"you receive at least {receive['amount']} USDC"
+    assert Decimal(0) < Decimal(receive["amount"]) <= changes[("base", "USDC")]
     # ETH is priced by the configured price source (3000 USD); USDC is not, and says so with null.
     sent = next(
         c for c in verification["changes"]["balances"] if c["asset"] == "ETH" and c["label"] == "sender"

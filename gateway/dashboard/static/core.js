@@ -69,6 +69,8 @@ class ApiFailure extends Error {
     this.status = status;
     this.code = body && body.error;
     this.issues = (body && body.issues) || [];
+    // The whole answer: a refused plan carries its verification beside the envelope.
+    this.body = body;
   }
 }
 

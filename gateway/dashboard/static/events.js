@@ -1,7 +1,8 @@
 // intentgate dashboard, events and deliveries: the tenant's events searched, filtered and paged with new
-// ones arriving live; one event's page (its trigger, the exact body receivers get, its remedy's steps,
-// calldata and dry runs, its deliveries); and the delivery log, searched, filtered and paged, refreshed
-// while open so each delivery shows its real state, with replay beside each.
+// ones arriving live; one event's page (its trigger, the exact body receivers get, its remedy's
+// verification and changes in a wallet's words, steps, calldata and dry runs, its deliveries); and the
+// delivery log, searched, filtered and paged, refreshed while open so each delivery shows its real
+// state, with replay beside each.
 "use strict";
 
 const eventsView = { filters: { q: "", type: "", agent_id: "" }, paging: newPaging() };
@@ -92,7 +93,9 @@ function remedyBody(remedy) {
     const steps = remedy.plan.steps;
     const table = stepsTable(steps, "Remedy steps");
     const sims = el("div", { class: "sim-box" });
-    parts.push(el("p", { class: "plan-summary", text: summaryText(remedy.plan.summary, steps.length) }), table, sims);
+    parts.push(el("p", { class: "plan-summary", text: summaryText(remedy.plan.summary, steps.length) }));
+    if (remedy.verification) parts.push(verificationView(remedy.verification, { heading: "What this remedy does" }));
+    parts.push(table, sims);
     showSimulations(remedy.simulations || [], steps, table, sims);
   } else if (!status) {
     parts.push(el("p", { class: "muted", text: "Its plan is being built; it appears here within seconds of the event." }));
@@ -110,7 +113,9 @@ function remedyView(remedy, eventId) {
       busy(event.currentTarget, "remedy-rebuild", async () => {
         const fresh = await api("GET", `/events/${encodeURIComponent(eventId)}/plan`, undefined, true);
         body.replaceChildren(...remedyBody({ ...(fresh.remedy || {}), ...fresh }));
-        say("remedy-rebuild", "Planned again with fresh quotes, and simulated.");
+        const verification = fresh.verification;
+        if (verification && !verification.verified) say("remedy-rebuild", `Planned again, and simulated. ${refusalText(verification)}`, true);
+        else say("remedy-rebuild", verification ? "Planned again with fresh quotes, simulated and verified." : "Planned again with fresh quotes, and simulated.");
       }),
   });
   return el("div", { class: "remedy" }, body, el("div", { class: "row-actions" }, rebuild, feedback("remedy-rebuild")));

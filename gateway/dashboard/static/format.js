@@ -41,11 +41,11 @@ function plainDecimal(value) {
   return `${d.neg ? "-" : ""}${d.int}${d.frac ? "." + d.frac : ""}`;
 }
 
-// Round the digits `int.frac` half up to `places` fraction digits.
-function roundDigits(int, frac, places) {
+// Round the digits `int.frac` to `places` fraction digits: half up, or down (toward zero) when `down`.
+function roundDigits(int, frac, places, down = false) {
   if (frac.length <= places) return { int, frac };
   const kept = int + frac.slice(0, places);
-  let rounded = frac[places] >= "5" ? (BigInt(kept) + 1n).toString() : kept.replace(/^0+(?=\d)/, "");
+  let rounded = !down && frac[places] >= "5" ? (BigInt(kept) + 1n).toString() : kept.replace(/^0+(?=\d)/, "");
   rounded = rounded.padStart(places + 1, "0");
   const cut = rounded.length - places;
   return { int: rounded.slice(0, cut), frac: rounded.slice(cut).replace(/0+$/, "") };
@@ -60,14 +60,15 @@ function superscript(n) {
 }
 
 // A decimal for reading: grouped integer digits, a few significant fraction digits, never an exponent
-// form like 2.2E+3; huge values as a mantissa times a power of ten.
-function humanNumber(value) {
+// form like 2.2E+3; huge values as a mantissa times a power of ten. Rounded half up, or with `down`
+// toward zero: a minimum ("at least 0.03298 WETH") must stay true of the exact figure.
+function humanNumber(value, { down = false } = {}) {
   const d = parseDecimal(value);
   if (!d) return String(value);
   const sign = d.neg ? "-" : "";
   if (d.int.length >= COMPACT_DIGITS) {
     const exponent = d.int.length - 1;
-    const r = roundDigits(d.int[0], d.int.slice(1, 4), 2);
+    const r = roundDigits(d.int[0], d.int.slice(1, 4), 2, down);
     if (r.int.length > 1) return `${sign}1 × 10${superscript(exponent + 1)}`;
     return `${sign}${r.int}${r.frac ? DECIMAL_MARK + r.frac : ""} × 10${superscript(exponent)}`;
   }
@@ -77,17 +78,26 @@ function humanNumber(value) {
     const zeros = d.frac.match(/^0*/)[0].length;
     places = zeros + 4; // four significant digits of a small value
   }
-  const r = roundDigits(d.int, d.frac, places);
+  const r = roundDigits(d.int, d.frac, places, down);
   return `${sign}${grouped(r.int)}${r.frac ? DECIMAL_MARK + r.frac : ""}`;
 }
 
-// A span holding a formatted number, the exact value on hover (and for assistive technology).
-function numberNode(value, suffix = "") {
+// A span holding a formatted number, the exact value on hover (and for assistive technology); options
+// as humanNumber's.
+function numberNode(value, suffix = "", options = {}) {
   const exact = plainDecimal(value);
-  const shown = humanNumber(value);
+  const shown = humanNumber(value, options);
   const node = el("span", { class: "num", text: suffix ? `${shown} ${suffix}` : shown });
   node.title = suffix ? `${exact} ${suffix}` : exact;
   return node;
+}
+
+// A USD figure as the service wrote it (cents, or six decimals under a cent), its integer digits grouped;
+// never re-rounded. Anything else is shown as it came.
+function usdText(value) {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(num(value));
+  if (!m) return String(value);
+  return `${m[1]}$${grouped(m[2])}${m[3] ? DECIMAL_MARK + m[3] : ""}`;
 }
 
 // A health factor read from a position with no debt is uint256's maximum scaled by 1e18 (about 1.16e59).

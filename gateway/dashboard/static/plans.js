@@ -1,9 +1,12 @@
 // intentgate dashboard, the plans page: a request in plain English becomes intents (every clarification
-// answered in the page, by choice or typed), then ordered unsigned steps with their calldata to copy, then
-// one dry run of the whole plan across its bridges. Nothing is signed or sent.
+// answered in the page, by choice or typed), then ordered unsigned steps with their calldata to copy,
+// verified on a fork by default (what you send, receive and leave approved, in a wallet's words; a plan
+// that is not proven is refused, the step named), then one dry run of the whole plan across its bridges.
+// Nothing is signed or sent.
 "use strict";
 
-const plan = { prompt: "", wallets: [], intents: [], steps: [] };
+// `verify`: the operator's choice, kept across requests in this tab; on unless turned off.
+const plan = { prompt: "", wallets: [], intents: [], steps: [], verify: true };
 
 function planWallets() {
   const form = $("plan-form");
@@ -36,19 +39,79 @@ async function askIntent(prompt, followUp) {
   }
   plan.intents = data.intents;
   say("plan-read", "");
+  say("plan-build", "");
   box.replaceChildren(
     el("h3", { text: data.suggested_name || "Intents" }),
-    el("p", { class: "muted", text: data.reasoning }),
+    el("p", { class: "muted reasoning", text: data.reasoning }),
     el("ol", { id: "plan-intents" }, ...data.intents.map((i) => el("li", { text: intentText(i) }))),
-    el("div", { class: "row-actions" }, el("button", { type: "button", id: "build-plan", text: "Build the steps (5 credits)", onclick: (event) => busy(event.currentTarget, "plan-build", buildPlan) }), feedback("plan-build")),
+    buildControls(),
     el("div", { id: "plan-steps" }),
   );
 }
 
+// Credits of POST /plan (docs/decisions.md): 5, and with verification 5 more per chain the intents name
+// that /simulate runs (at least one).
+function buildCost(intents, verify) {
+  if (!verify) return 5;
+  const named = new Set(intents.flatMap((i) => [i.chain, i.from_chain, i.to_chain]).filter(Boolean).map((c) => String(c).toLowerCase()));
+  const simulated = [...named].filter((c) => SIMULATED_CHAINS.includes(c)).length;
+  return 5 * (1 + Math.max(1, simulated));
+}
+
+function buildLabel() {
+  const cost = buildCost(plan.intents, plan.verify);
+  return plan.verify ? `Build and verify the steps (${cost} credits)` : `Build the steps (${cost} credits)`;
+}
+
+// The build button, the choice to verify beside it, and the notice both answer in.
+function buildControls() {
+  const button = el("button", { type: "button", id: "build-plan", text: buildLabel(), onclick: (event) => busy(event.currentTarget, "plan-build", buildPlan) });
+  const choice = el("input", {
+    type: "checkbox",
+    id: "plan-verify",
+    checked: plan.verify,
+    "aria-describedby": "plan-verify-help",
+    onchange: (event) => {
+      plan.verify = event.currentTarget.checked;
+      button.textContent = buildLabel();
+    },
+  });
+  return el(
+    "div",
+    { class: "build-controls" },
+    el("div", { class: "row-actions" }, button, el("label", { class: "check", for: "plan-verify" }, choice, "Verify on a fork")),
+    el("p", { class: "sub", id: "plan-verify-help", text: "Runs the plan on a fork and holds what it does to your words before showing it." }),
+    feedback("plan-build"),
+  );
+}
+
+// A refused verification: the discrepancy and the step it names beside the build button, and what the
+// plan would have done where it ran.
+function showRefused(error) {
+  const verification = error.body.verification;
+  plan.steps = [];
+  say("plan-build", `${refusalText(verification)} Turn off “Verify on a fork” to see the steps unproven.`, true);
+  // The notice says what does not hold; the box adds what the plan would have done, where it ran.
+  $("plan-steps").replaceChildren(verification.changes ? verificationView(verification, { discrepancies: false }) : "");
+}
+
 async function buildPlan() {
-  const data = await api("POST", "/plan", { intents: plan.intents, wallets: plan.wallets }, true);
+  const body = { intents: plan.intents, wallets: plan.wallets };
+  if (plan.verify) body.options = { verify: true };
+  $("plan-steps").replaceChildren(el("p", { class: "muted", text: plan.verify ? "Building the steps and running them on a fork…" : "Building the steps…" }));
+  let data;
+  try {
+    data = await api("POST", "/plan", body, true);
+  } catch (error) {
+    if (!isRefusal(error)) {
+      $("plan-steps").replaceChildren();
+      throw error;
+    }
+    showRefused(error);
+    return;
+  }
   plan.steps = data.steps;
-  say("plan-build", "");
+  say("plan-build", data.verification ? "Verified on a fork: it does what the intents say." : "");
   const table = stepsTable(data.steps, "Plan steps");
   const sims = el("div", { class: "sim-box", id: "plan-simulation" });
   const wallet = plan.wallets[0].address;
@@ -66,8 +129,11 @@ async function buildPlan() {
         say("plan-simulate", "");
       }),
   });
+  const verification = data.verification;
+  if (verification) showResults(table, null, verification.steps || [], []);
   $("plan-steps").replaceChildren(
     el("p", { class: "plan-summary", text: summaryText(data.summary, data.steps.length) }),
+    verification ? verificationView(verification) : "",
     table,
     el("div", { class: "row-actions" }, simulate, feedback("plan-simulate")),
     skipped.length ? el("ul", { class: "plain muted" }, ...skipped.map((s) => el("li", { text: s.reason }))) : "",

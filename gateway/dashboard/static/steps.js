@@ -1,6 +1,7 @@
 // intentgate dashboard, unsigned steps and their dry runs, as the plans page and an event's remedy show
 // them: each step's chain, action, amount (a chained amount as its estimate), target, value and calldata
-// to copy; then each step's simulated outcome, each chain's totals and each modelled bridge fill.
+// to copy; then each step's simulated outcome with what it did in a wallet's words (changes.js), each
+// chain's totals and each modelled bridge fill.
 "use strict";
 
 // Contract: /simulate takes these chains only (bsc plans but is not simulated).
@@ -90,7 +91,8 @@ function showResults(table, chain, results, chainSteps) {
     const row = table.querySelector(`tr[data-order="${order}"][data-chain="${CSS.escape(where)}"]`);
     if (!row) return;
     const target = row.querySelector(".sim");
-    target.replaceChildren(el("span", { text: resultText(result) }));
+    const said = result.changes && result.changes.sentences && result.changes.sentences.length;
+    target.replaceChildren(el("span", { text: resultText(result) }), said ? changesList(result.changes, `What step ${order} does`, "compact") : "");
     target.className = `sim ${result.success ? "ok" : "bad"}`;
   });
 }
