@@ -7,13 +7,12 @@ number, a negation or a word the reader does not know is never dropped in silenc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Final
 
+from engine.intents.clause_amounts import AmountReading
+from engine.intents.clause_unknowns import UnknownReading
 from engine.intents.drafts import MAX, AmountSpec, Draft, Item
-from engine.intents.english import is_common
 from engine.intents.lexicon import Lexeme
-from engine.intents.numerals import SCALES, exact_ratio
 from engine.intents.places import (
     ARROWS,
     after_my,
@@ -51,7 +50,7 @@ from engine.intents.vocabulary import (
     WITH_WORDS,
     prep_role,
 )
-from engine.intents.wording import FILLER, FILLER_PUNCT, TIME_UNITS, scale_is_chat, scale_is_unclear
+from engine.intents.wording import FILLER, FILLER_PUNCT, TIME_UNITS
 
 __all__ = ["read_clause"]
 
@@ -61,70 +60,12 @@ _UNSUPPORTED_VERBS: Final[dict[str, str]] = {
     "short": "short positions are not supported",
 }
 
-# Words after which an unknown word is taken for a token name ("send all my doge").
-_ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
 
 # Prepositions before a venue ("put it in aave", "into that").
 _VENUE_PREPOSITIONS: Final = frozenset({"in", "into", "inside"})
-# Words between a share and what it is of ("half of my usdc", "a third of the dai").
-_SHARE_DETERMINERS: Final = frozenset(
-    {"my", "the", "your", "our", "this", "that", "these", "those", "his", "her"}
-)
-# Nouns for a token's balance itself: a share of them is a share of the balance ("half of my stack").
-_BALANCE_NOUNS: Final = frozenset(
-    {
-        "balance",
-        "balances",
-        "holdings",
-        "holding",
-        "stack",
-        "bag",
-        "bags",
-        "funds",
-        "money",
-        "tokens",
-        "coins",
-    }
-    | {"stash", "savings", "position", "wallet", "supply", "deposit", "stables", "stablecoins"}
-)
 # Words that repeat the clause before with something changed ("another 50 to bob", "100 more to dai").
 _AGAIN_WORDS: Final[frozenset[str]] = frozenset({"another", "more", "again", "too", "also"})
-_POSSESSIVES: Final[frozenset[str]] = frozenset({"my", "his", "her", "their", "our", "your"})
-# Words after which a name right after a verb is a person, not a token ("send alice her part").
-_PERSON_FOLLOWERS: Final[frozenset[str]] = frozenset(
-    {
-        "her",
-        "his",
-        "him",
-        "their",
-        "them",
-        "the",
-        "what",
-        "my",
-        "some",
-        "a",
-        "an",
-        "back",
-        "it",
-        "this",
-        "that",
-    }
-)
 
-# Prepositions a clause cannot end with: what they introduce was not said ("deposit 300 usdc into").
-_DANGLING: Final[frozenset[str]] = frozenset(
-    {"into", "to", "onto", "in", "on", "from", "via", "at", "towards"}
-)
-
-# Prepositions after which an unknown word is taken for a protocol or venue ("on compound").
-_PROTOCOL_PREPOSITIONS: Final[frozenset[str]] = frozenset(
-    {"on", "into", "in", "via", "using", "with", "through", "at"}
-)
-
-# Words after an amount that make it an amount of something ("100 usdc", "$5 worth", "half of").
-_AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
-    USD_WORDS | PERCENT_WORDS | frozenset(SCALES) | {"of", "%", "worth"}
-)
 
 # Grammar words the reader always uses: they only steer how the words around them are read.
 _STRUCTURE: Final[frozenset[str]] = (
@@ -132,32 +73,7 @@ _STRUCTURE: Final[frozenset[str]] = (
 )
 
 
-class _Reader:
-    def __init__(self, lexemes: Sequence[Lexeme]) -> None:
-        self.lexemes = lexemes
-        self.draft = Draft(text=" ".join(lexeme.text for lexeme in lexemes))
-        self.prep: str | None = None
-        self.pending: AmountSpec | None = None
-        # Lexemes of the pending amount, and of amounts read but never given to anything.
-        self.pending_at: list[int] = []
-        self.dropped: set[int] = set()
-        self.used: set[int] = set()
-        self.usd_next: int | None = None
-        self.kept_asset: str | None = None
-        # "i want my 60 usdc on base, it's on polygon now": the chain wished for and the chain it is on.
-        self.mood: str | None = None
-        self.places: dict[str, str] = {}
-        self.mood_at: list[int] = []
-        self.to_own_wallet = False
-        # Unknown words that may stand where an asset or a venue belongs, settled at the clause's end.
-        self.maybe_assets: list[tuple[int, str]] = []
-        self.maybe_venues: list[tuple[int, str]] = []
-        self.kept_at: list[int] = []
-        self.shared_at: list[int] = []
-
-    def peek(self, index: int) -> Lexeme | None:
-        return self.lexemes[index] if 0 <= index < len(self.lexemes) else None
-
+class _Reader(AmountReading, UnknownReading):
     def run(self) -> Draft:
         at = 1 if (first := self.peek(0)) is not None and first.text == "go" else 0  # "go long eth"
         first = self.peek(at)
@@ -192,170 +108,6 @@ class _Reader:
         return self.draft
 
     # -- amounts ---------------------------------------------------------------------------------
-
-    def set_pending(self, spec: AmountSpec, *indices: int) -> None:
-        """A new amount; one still waiting for its asset is not an amount of anything."""
-        if self.pending is not None:
-            self.dropped.update(self.pending_at)
-        self.pending, self.pending_at = spec, list(indices)
-        if self.usd_next is not None:
-            self.pending_at.append(self.usd_next)
-            self.usd_next = None
-
-    def take_pending(self) -> AmountSpec | None:
-        spec, self.pending = self.pending, None
-        self.used.update(self.pending_at)
-        self.pending_at = []
-        return spec
-
-    def number(self, index: int, lexeme: Lexeme) -> int:
-        token = lexeme.token
-        assert token is not None
-        following = self.peek(index + 1)
-        follows = following is not None and (following.kind == "asset" or following.text in _AMOUNT_FOLLOWERS)
-        if token.negative:
-            self.draft.refusal = f'Amounts can\'t be negative ("-{token.text}"); say how much to use.'
-            self.used.add(index)
-            return 0
-        if token.spelled and lexeme.text in ("one", "a", "an") and not follows and self.usd_next is None:
-            self.used.add(index)  # "the other one" is not an amount
-            return 0
-        before = self.peek(index - 1)
-        if before is not None and before.text == "worth" and index > 1 and self.lexemes[index - 2].asset:
-            # "send eth worth 1 lakh": a value in a currency nobody named (dollars were read before this),
-            # so no amount of the token; asked, never taken for 100,000 ETH.
-            scaled = following is not None and following.text in SCALES
-            written = " ".join(self.lexemes[i].text for i in range(index - 1, index + 1 + scaled))
-            self.set_pending(
-                AmountSpec("unclear", written=written), index - 1, index, *([index + 1] * scaled)
-            )
-            return int(scaled)
-        if token.value is None:
-            unclear = AmountSpec("unclear", written=token.text)
-            if follows or not self.after_its_asset(index, unclear, range(index, index + 1)):
-                self.set_pending(unclear, index)
-            return 0
-        if token.share:
-            self.share(index, lexeme, following)
-            return 0
-        value = token.value
-        used = 0
-        after = self.peek(index + 2)
-        scale = following.text if following is not None and following.text in SCALES else ""
-        chat = scale_is_chat(scale, value)
-        if (chat and after is not None and after.kind == "asset") or scale_is_unclear(
-            scale, value, after.text if after is not None else None
-        ):
-            # "2,500 k usdc", "4 k thx": thousands or chat for "ok"; asked, never guessed.
-            self.set_pending(AmountSpec("unclear", written=f"{token.text} {scale}"), index, index + 1)
-            return 1
-        if following is not None and following.text in SCALES and not token.scaled and not chat:
-            value *= SCALES[following.text]
-            used = 1
-        if following is not None and following.text == "x":
-            self.draft.unsupported = UNSUPPORTED["leverage"]
-            self.used.add(index + 1)
-        spelled = " ".join(self.lexemes[i].text for i in range(index, index + 1 + used))
-        indices = range(index, index + 1 + used)
-        if self.all_but(index, value, spelled, indices):
-            return used
-        kind = "usd" if self.usd_next is not None else "exact"
-        if not follows and self.after_its_asset(index, AmountSpec(kind, value, spelled), indices):
-            return used
-        self.set_pending(AmountSpec(kind, value, spelled), *indices)
-        return used
-
-    def after_its_asset(self, index: int, spec: AmountSpec, indices: range) -> bool:
-        """ "swap usdc 100 for eth": an amount written right after its asset is that asset's amount."""
-        previous = self.peek(index - 1)
-        last = self.draft.items[-1] if self.draft.items else None
-        if (
-            previous is None
-            or previous.kind != "asset"
-            or last is None
-            or last.asset != previous.asset
-            or last.amount is not None
-            or self.pending is not None
-        ):
-            return False
-        last.amount = spec
-        self.used.update(indices)
-        return True
-
-    def share(self, index: int, lexeme: Lexeme, following: Lexeme | None) -> None:
-        """A part of something: "3/4 of my dai", "half my eth", "a third of it" is a share of a balance;
-        "1/2 eth" (a written ratio right before an asset) is that many tokens, asked when it has no exact
-        decimal form; "half eth" could be either and is asked."""
-        token = lexeme.token
-        assert token is not None and token.value is not None
-        if following is not None and following.asset is not None:
-            if not token.spelled and token.exact:
-                self.set_pending(AmountSpec("exact", token.value, lexeme.text), index)
-            else:
-                self.set_pending(AmountSpec("unclear", written=f"{lexeme.text} {following.text}"), index)
-            return
-        share = token.value
-        ratio = None if token.exact else exact_ratio(share)
-        whole = self.share_of_what(index + 1)
-        if whole is not None:
-            # "40% of my collateral value": a share of something that is no balance of a token.
-            self.set_pending(AmountSpec("unclear", written=f"{lexeme.text} of {whole}"), index)
-            return
-        self.set_pending(MAX if share >= 1 else AmountSpec("fraction", share, lexeme.text, ratio), index)
-
-    def share_of_what(self, at: int) -> str | None:
-        """What a share is of, when that is something other than a token's balance ("of my collateral
-        value", "of my profit", "of my debt"); None for "of my usdc", "of it", "of my balance", or none."""
-        if (following := self.peek(at)) is None or following.text != "of":
-            return None
-        at += 1
-        while (word := self.peek(at)) is not None and word.text in _SHARE_DETERMINERS:
-            at += 1
-        noun = self.peek(at)
-        if noun is None or noun.kind != "word" and noun.kind != "unknown":
-            return None
-        if noun.text in PRONOUNS or noun.text in _BALANCE_NOUNS or noun.text in MAX_WORDS:
-            return None
-        return noun.text
-
-    def all_but(self, index: int, value: Decimal, written: str, indices: range) -> bool:
-        """ "all but 100 dai", "everything except 0.1", "all my eth but keep 0.1": the whole balance less the
-        number just read. True when the number was read so."""
-        joiners: list[int] = []
-        at = index - 1
-        while at >= 0 and self.lexemes[at].text in ALL_BUT_WORDS:
-            joiners.append(at)
-            at -= 1
-        if not joiners:
-            return False
-        spec = AmountSpec("all_but", value, f"all but {written}")
-        if self.pending is MAX:
-            self.pending = spec
-            self.pending_at += [*joiners, *indices]
-            return True
-        spent = next((item for item in reversed(self.draft.items) if item.amount is MAX), None)
-        if spent is None:
-            return False
-        spent.amount = spec
-        self.used.update([*joiners, *indices])
-        self.kept_asset = spent.asset
-        return True
-
-    def percent(self, index: int) -> bool:
-        if self.pending is not None and self.pending.kind == "exact":
-            share = (self.pending.value or Decimal(0)) / 100
-            written = f"{self.pending.written}%"
-            self.pending = MAX if share == 1 else AmountSpec("fraction", share, written)
-            whole = self.share_of_what(index + 1)
-            if whole is not None:
-                self.pending = AmountSpec("unclear", written=f"{written} of {whole}")
-            if share > 1:
-                self.draft.refusal = f"{written} is more than all of it; say an amount up to 100%."
-            self.pending_at.append(index)
-            return True
-        return False
-
-    # -- one lexeme ------------------------------------------------------------------------------
 
     def step(self, index: int, lexeme: Lexeme) -> int:
         """Read one lexeme; returns how many following lexemes it consumed."""
@@ -587,82 +339,6 @@ class _Reader:
         if used:
             self.used.add(index)
         return 0
-
-    def unknown(self, index: int, word: str) -> None:
-        """An unknown word where an asset or a protocol belongs is an unknown token or protocol. Right
-        after an amount ("100 pepe") or as a swap's missing target it can be nothing else; after a verb or
-        a determiner ("send all my doge", "send my cousin 50 usdt") only if the clause names no known asset
-        (settled at the end of the clause), so an ordinary word there is set aside, not taken for a token."""
-        previous = self.peek(index - 1)
-        following = self.peek(index + 1)
-        if following is not None and following.asset is not None:
-            return  # a word before a token's name says what kind ("regular usdc", "normal eth")
-        after_verb = previous is not None and previous.kind == "verb"
-        if (
-            after_verb
-            and following is not None
-            and (following.text in _PERSON_FOLLOWERS or following.kind == "number")
-        ):
-            return  # "send alice her part", "pay mia 40 usdc": a person the verb is for
-        if self.prep == "to" and previous is not None and previous.text in _POSSESSIVES:
-            self.draft.elsewhere = True  # "to my brother": a person with no address said
-            return
-        determiner = previous is not None and previous.text in _ASSET_DETERMINERS and not self.draft.assets
-        swap_target = (
-            self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
-        )
-        if self.pending is not None and not swap_target and is_common(word):
-            # "to my two nephews": a number of people or things, not an amount of a token.
-            self.used.update([index, *self.pending_at])
-            self.pending, self.pending_at = None, []
-        elif self.pending is not None or swap_target:
-            self.draft.unknown_assets.append(word)
-            self.used.update([index, *self.pending_at])
-            self.pending, self.pending_at = None, []
-        elif after_verb or determiner:
-            self.maybe_assets.append((index, word))
-        elif self.prep in ("on", "to", "with") and self.after_venue_preposition(index, word):
-            self.maybe_venues.append((index, word))
-
-    def dangling(self) -> None:
-        """A clause that stops at a preposition ("deposit 300 usdc into") was cut off before saying where:
-        the place it was about to name is asked, never filled with a default."""
-        last = len(self.lexemes) - 1
-        while last >= 0 and self.lexemes[last].kind == "punct":
-            last -= 1
-        if last > 0 and self.draft.action is not None and self.lexemes[last].text in _DANGLING:
-            self.draft.cut_off = self.lexemes[last].text
-            self.used.add(last)
-
-    def after_venue_preposition(self, index: int, word: str) -> bool:
-        """True where an unknown word stands in a venue's place: right after "on"/"via" ("on compound"), or
-        after "on the" when it is no ordinary word ("on the Avalanche", not "on the way")."""
-        previous = self.peek(index - 1)
-        if previous is not None and previous.text in _PROTOCOL_PREPOSITIONS:
-            return True
-        before = self.peek(index - 2)
-        return (
-            previous is not None
-            and previous.text == "the"
-            and before is not None
-            and before.text in _PROTOCOL_PREPOSITIONS
-            and not is_common(word)
-        )
-
-    def settle_unknowns(self) -> None:
-        """Unknown words that may name an asset or a venue do so only where that slot is still empty."""
-        draft = self.draft
-        acting = draft.action is not None or self.pending is not None or draft.loose_amount is not None
-        if acting and not draft.assets and draft.to_asset is None:
-            for index, word in self.maybe_assets:
-                if is_common(word):
-                    continue  # "send my grandson ...": an ordinary word, set aside, not an unknown token
-                draft.unknown_assets.append(word)
-                self.used.add(index)
-        if draft.protocol is None or not (draft.on_chain or draft.to_chain or draft.from_chain):
-            for index, word in self.maybe_venues:
-                draft.unknown_protocols.append(word)
-                self.used.add(index)
 
     def noun(self, index: int, lexeme: Lexeme) -> None:
         if lexeme.chain is not None and (lexeme.asset is None or self.reads_as_chain(index)):
