@@ -5,7 +5,7 @@ answers in the OpenAPI; the use cases build the same shapes."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,13 +16,16 @@ from engine.simulate import StepResult
 from engine.simulate.change_models import PlanChanges
 from engine.verify import Verification
 
+# A share written as a string: a decimal, or an exact fraction "n/d" (engine.agents.shares reads both).
+SHARE_TEXT_PATTERN = r"^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|\d{1,18}/\d{1,18})$"
+
 
 class ShareAmount(BaseModel):
     """A remedy amount that is a share of a holding, sized when the plan is built (docs/remedy.md)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    share: Decimal | str = Field(
+    share: Decimal | Annotated[str, Field(pattern=SHARE_TEXT_PATTERN, max_length=100)] = Field(
         description="More than 0 and at most 1: a decimal (at most 18 decimals) or an exact fraction 'n/d'."
     )
     of: Literal["balance", "debt", "deposit"] = Field(

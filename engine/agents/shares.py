@@ -90,8 +90,7 @@ def _fraction(value: object) -> Fraction:
             raise ValueError(str(exc)) from None
         if not number.is_finite() or number.adjusted() > 1:
             raise ValueError("must be more than 0 and at most 1")
-        exponent = number.normalize().as_tuple().exponent
-        if isinstance(exponent, int) and exponent < -MAX_SHARE_PLACES:
+        if _places(number) > MAX_SHARE_PLACES:
             raise ValueError(f"takes at most {MAX_SHARE_PLACES} decimals (or say it as a fraction, '1/3')")
         fraction = Fraction(number)
     if not 0 < fraction <= 1:
@@ -99,14 +98,27 @@ def _fraction(value: object) -> Fraction:
     return fraction
 
 
+def _places(number: Decimal) -> int:
+    """Digits after the point, trailing zeros left out (read off the digits: no context rounds them)."""
+    _, digits, exponent = number.as_tuple()
+    assert isinstance(exponent, int)  # finite
+    kept = len(digits)
+    while kept > 1 and digits[kept - 1] == 0 and exponent < 0:
+        kept, exponent = kept - 1, exponent + 1
+    return max(-exponent, 0)
+
+
 def share_value(share: Share) -> Decimal | str:
     """The share as a Decimal when it has an exact decimal form, else as the fraction "n/d"."""
     fraction = share.fraction
-    with localcontext(prec=80):
-        value = Decimal(fraction.numerator) / fraction.denominator
-    if value * fraction.denominator == fraction.numerator:
-        return tidy(value.normalize())
-    return f"{fraction.numerator}/{fraction.denominator}"
+    rest = fraction.denominator
+    for prime in (2, 5):
+        while rest % prime == 0:
+            rest //= prime
+    if rest != 1:  # a third, two thirds: no finite decimal form
+        return f"{fraction.numerator}/{fraction.denominator}"
+    with localcontext(prec=80):  # exact: a denominator of 2s and 5s divides in finitely many digits
+        return tidy((Decimal(fraction.numerator) / fraction.denominator).normalize())
 
 
 def share_wire(share: Share, *, stored: bool = False) -> dict[str, Any]:
