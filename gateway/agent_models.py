@@ -22,9 +22,8 @@ from engine.agents import (
     kinds_for_filter,
 )
 from engine.agents.remedy import MAX_REMEDY_INTENTS
-from engine.intents import Intent
 from engine.limits import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
-from gateway.remedy_models import RemedyOut
+from gateway.remedy_models import RemedyIntent, RemedyOut
 from storage.agents import Agent
 
 # Longest value of the `wallet` filter: an EVM address is 42 chars, a Solana one at most 44; the slack keeps
@@ -48,7 +47,7 @@ def with_remedy(form: type[BaseModel]) -> type[BaseModel]:
     the create path takes beside the form's own fields (gateway.usecases.remedy.take_remedy), so a
     validating client accepts a body that carries one. The schema keeps the form's name."""
     remedy: tuple[Any, Any] = (
-        list[Intent] | None,
+        list[RemedyIntent] | None,
         Field(
             None,
             min_length=1,

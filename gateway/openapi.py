@@ -98,6 +98,8 @@ def _tighten(schema: dict[str, Any], chain_names: list[str]) -> None:
             elif field == "url":
                 branch["pattern"] = r"^https://[^/?#@\s]+"
                 branch["maxLength"] = WEBHOOK_URL_MAX_CHARS
+            elif "pattern" in branch:
+                continue  # the field states its own (a share's "n/d" beside its decimal)
             elif any(other.get("type") == "number" for other in prop.get("anyOf", [])):
                 branch["pattern"] = DECIMAL_PATTERN
                 branch["maxLength"] = MAX_NUMBER_CHARS

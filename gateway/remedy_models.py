@@ -4,15 +4,40 @@ answers in the OpenAPI; the use cases build the same shapes."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from decimal import Decimal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.intents import Intent
+from engine.intents.models import Amount
 from engine.planner import PlanResponse
 from engine.simulate import StepResult
 from engine.simulate.change_models import PlanChanges
 from engine.verify import Verification
+
+# A share written as a string: a decimal, or an exact fraction "n/d" (engine.agents.shares reads both).
+SHARE_TEXT_PATTERN = r"^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|\d{1,18}/\d{1,18})$"
+
+
+class ShareAmount(BaseModel):
+    """A remedy amount that is a share of a holding, sized when the plan is built (docs/remedy.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    share: Decimal | Annotated[str, Field(pattern=SHARE_TEXT_PATTERN, max_length=100)] = Field(
+        description="More than 0 and at most 1: a decimal (at most 18 decimals) or an exact fraction 'n/d'."
+    )
+    of: Literal["balance", "debt", "deposit"] = Field(
+        description="The wallet's balance of the asset, its debt of it (repay) or its deposit of it "
+        "(withdraw) on the lending market."
+    )
+
+
+class RemedyIntent(Intent):
+    """An Intent of a remedy: its amount may also be a share of a holding, sized when the plan is built."""
+
+    amount: Amount | ShareAmount | None = None  # type: ignore[assignment]
 
 
 class RemedyOut(BaseModel):
@@ -22,7 +47,7 @@ class RemedyOut(BaseModel):
 
     source: Literal["typed", "request", "suggested"]
     summary: str
-    intents: list[Intent]
+    intents: list[RemedyIntent]
 
 
 class ChainSimulation(BaseModel):

@@ -3,7 +3,8 @@
 A remedy is typed on creation (`remedy: [Intent, ...]`) or read from the follow-on action of a
 plain-English request ("..., repay 500 usdc") by the same intent reader as POST /intent. Either way it is
 checked here against the registry and the agent's wallets; an action the reader cannot turn into intents
-stays a dropped action, with the reader's reason.
+stays a dropped action, with the reader's reason. An intent's amount may be a share of a holding ("swap
+half my eth"), kept as said and sized when the plan is built (engine.agents.shares).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import Any, Final, Literal
 from pydantic import ValidationError
 
 from engine.agents.errors import AgentValidationError, Issue, issues_from_validation_error
+from engine.agents.shares import ShareError, is_share_form, read_share, share_issues, share_wire
 from engine.agents.wallets import is_evm_address, is_solana_address
 from engine.intents import REQUIRED_FIELDS, Intent, IntentParser, IntentRequest, IntentResponse, Wallet
+from engine.intents.amounts import Share, describe_share
 from engine.intents.prose import describe
 from engine.registry import Registry
 
@@ -35,33 +38,65 @@ Source = Literal["typed", "request", "suggested"]
 
 @dataclass(frozen=True, slots=True)
 class Remedy:
-    """The checked intents of an agent's remedy, where they came from, and one sentence saying what they do."""
+    """The checked intents of an agent's remedy, where they came from, and one sentence saying what they do.
+
+    `shares` says, per intent, the share of a holding its amount is (the intent then carries no amount),
+    or None; empty when no intent has one."""
 
     intents: tuple[Intent, ...]
     source: Source
     summary: str
+    shares: tuple[Share | None, ...] = ()
+
+    def share(self, index: int) -> Share | None:
+        """The share intent `index` is sized by when the plan is built, or None for a stated amount."""
+        return self.shares[index] if index < len(self.shares) else None
 
     def wire(self) -> dict[str, Any]:
-        """The `remedy` object of an agent (and of its events): intents keep exact Decimal amounts."""
+        """The `remedy` object of an agent (and of its events): intents keep exact Decimal amounts; a
+        share is the amount `{share, of}`."""
         return {
             "source": self.source,
             "summary": self.summary,
-            "intents": [intent.model_dump(mode="python", exclude_none=True) for intent in self.intents],
+            "intents": [self._dumped(index, "python") for index in range(len(self.intents))],
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The stored form: amounts as strings, so no float ever touches them."""
+        """The stored form: amounts and shares as strings, so no float ever touches them."""
         return {
             "source": self.source,
-            "intents": [intent.model_dump(mode="json", exclude_none=True) for intent in self.intents],
+            "intents": [self._dumped(index, "json") for index in range(len(self.intents))],
         }
+
+    def _dumped(self, index: int, mode: Literal["python", "json"]) -> dict[str, Any]:
+        dumped = self.intents[index].model_dump(mode=mode, exclude_none=True)
+        share = self.share(index)
+        if share is not None:
+            dumped["amount"] = share_wire(share, stored=mode == "json")
+        return dumped
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Remedy:
-        """Read the stored form back (validated again, as any stored engine JSON is)."""
-        intents = tuple(Intent.model_validate(item) for item in raw["intents"])
+        """Read the stored form back (validated again, as any stored engine JSON is); raises ValueError."""
+        intents, shares = split_shares(raw["intents"])
         source: Source = raw["source"] if raw.get("source") in ("typed", "suggested") else "request"
-        return cls(intents, source, summarize(intents))
+        return cls(intents, source, summarize(intents, shares), shares if any(shares) else ())
+
+
+def split_shares(items: Sequence[Any]) -> tuple[tuple[Intent, ...], tuple[Share | None, ...]]:
+    """Stored or wire intents as Intents without their share amounts, and the shares beside them.
+
+    Raises ValueError (a ShareError or pydantic's ValidationError) when an item does not read."""
+    intents: list[Intent] = []
+    shares: list[Share | None] = []
+    for index, item in enumerate(items):
+        share = None
+        if isinstance(item, dict) and is_share_form(item.get("amount")):
+            share = read_share(item["amount"], f"remedy.{index}.amount")
+            item = {key: value for key, value in item.items() if key != "amount"}
+        intents.append(Intent.model_validate(item))
+        shares.append(share)
+    return tuple(intents), tuple(shares)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +106,13 @@ class NotPlannable:
     reason: str
 
 
-def summarize(intents: Sequence[Intent]) -> str:
-    """One sentence: what signing the remedy would do."""
-    clauses = [describe(intent) for intent in intents]
+def summarize(intents: Sequence[Intent], shares: Sequence[Share | None] = ()) -> str:
+    """One sentence: what signing the remedy would do (a share said as one: "half of your ETH")."""
+    said = [*shares, *[None] * (len(intents) - len(shares))]
+    clauses = [
+        describe(intent, describe_share(share, intent.asset) if share is not None else None)
+        for intent, share in zip(intents, said, strict=True)
+    ]
     return "When it fires, this agent prepares an unsigned plan to " + "; then ".join(clauses) + "."
 
 
@@ -105,9 +144,9 @@ def read_remedy(
     readable = reader_wallets(wallets, chain)
     if not readable:
         return NotPlannable("none of the agent's wallets is an address the planner can use")
-    answer = parser.parse(IntentRequest(prompt=action, wallets=readable))
+    answer, shares = parser.parse_shares_later(IntentRequest(prompt=action, wallets=readable))
     if (answer.clarifications or not answer.intents) and protocol is not None:
-        answer = _in_market(parser, action, readable, protocol) or answer
+        answer, shares = _in_market(parser, action, readable, protocol) or (answer, shares)
     if answer.clarifications:
         questions = " ".join(c.question for c in answer.clarifications)
         return NotPlannable(f"the action needs more before it can be planned: {questions}")
@@ -115,10 +154,11 @@ def read_remedy(
         return NotPlannable(answer.reasoning or "the action names nothing the planner can do")
     if len(answer.intents) > MAX_REMEDY_INTENTS:
         return NotPlannable(f"a remedy holds at most {MAX_REMEDY_INTENTS} steps")
-    problems = check_intents(registry, answer.intents, wallets)
+    problems = check_intents(registry, answer.intents, wallets, shares)
     if problems:
         return NotPlannable("; ".join(issue.message for issue in problems))
-    return Remedy(tuple(answer.intents), "request", summarize(answer.intents))
+    kept = shares if any(shares) else ()
+    return Remedy(tuple(answer.intents), "request", summarize(answer.intents, shares), kept)
 
 
 # Lending actions a health alert's follow-on may take in the market it watches.
@@ -133,7 +173,7 @@ _AS_COLLATERAL: Final = re.compile(
 
 def _in_market(
     parser: IntentParser, action: str, readable: tuple[Wallet, ...], protocol: str
-) -> IntentResponse | None:
+) -> tuple[IntentResponse, tuple[Share | None, ...]] | None:
     """The action read in the market a health agent watches ("repay 200 dai" on its aave position), when
     it names no protocol: kept only if every intent is a lending action in that market, never guessed for
     a swap or a bridge."""
@@ -141,13 +181,15 @@ def _in_market(
         return None
     collateral = _AS_COLLATERAL.match(action)
     text = f"deposit {collateral.group('what')}" if collateral is not None else action
-    answer = parser.parse(IntentRequest(prompt=f"{text} on {protocol}", wallets=readable))
+    answer, shares = parser.parse_shares_later(
+        IntentRequest(prompt=f"{text} on {protocol}", wallets=readable)
+    )
     if answer.clarifications or not answer.intents:
         return None
     if all(
         i.action in _LENDING_ACTIONS and (i.protocol or "").casefold() == protocol for i in answer.intents
     ):
-        return answer
+        return answer, shares
     return None
 
 
@@ -162,18 +204,27 @@ def parse_typed_remedy(raw: object, registry: Registry, wallets: Sequence[str]) 
         message = f"remedy holds at most {MAX_REMEDY_INTENTS} intents"
         raise AgentValidationError([Issue("remedy", message)])
     intents: list[Intent] = []
+    shares: list[Share | None] = []
     issues: list[Issue] = []
     for index, item in enumerate(raw):
+        share: Share | None = None
+        if isinstance(item, dict) and is_share_form(item.get("amount")):
+            try:
+                share = read_share(item["amount"], f"remedy.{index}.amount")
+            except ShareError as exc:
+                issues.extend(exc.issues)
+            item = {key: value for key, value in item.items() if key != "amount"}
         try:
             intents.append(Intent.model_validate(item))
         except ValidationError as exc:
             issues.extend(issues_from_validation_error(exc, f"remedy.{index}"))
+        shares.append(share)
     if issues:
         raise AgentValidationError(_prefixed(issues))
-    problems = check_intents(registry, intents, wallets)
+    problems = check_intents(registry, intents, wallets, shares)
     if problems:
         raise AgentValidationError(problems)
-    return Remedy(tuple(intents), "typed", summarize(intents))
+    return Remedy(tuple(intents), "typed", summarize(intents, shares), tuple(shares) if any(shares) else ())
 
 
 def _prefixed(issues: list[Issue]) -> list[Issue]:
@@ -184,8 +235,14 @@ def _prefixed(issues: list[Issue]) -> list[Issue]:
     ]
 
 
-def check_intents(registry: Registry, intents: Sequence[Intent], wallets: Sequence[str]) -> list[Issue]:
-    """Issues of intents against the registry (action, chains, tokens, protocol) and the agent's wallets."""
+def check_intents(
+    registry: Registry,
+    intents: Sequence[Intent],
+    wallets: Sequence[str],
+    shares: Sequence[Share | None] = (),
+) -> list[Issue]:
+    """Issues of intents against the registry (action, chains, tokens, protocol) and the agent's wallets;
+    `shares` (per intent, or empty) are the shares that stand for their amounts."""
     issues: list[Issue] = []
     for index, intent in enumerate(intents):
         where = f"remedy.{index}"
@@ -193,6 +250,12 @@ def check_intents(registry: Registry, intents: Sequence[Intent], wallets: Sequen
         if required is None:
             issues.append(Issue(f"{where}.action", f"unknown action {intent.action!r}"))
             continue
+        share = shares[index] if index < len(shares) else None
+        if share is not None:
+            issues.extend(
+                share_issues(intent.action, intent.protocol, intent.vault_address, share, f"{where}.amount")
+            )
+            required = tuple(field for field in required if field != "amount")
         issues.extend(_missing(intent, required, where))
         issues.extend(_registry_issues(registry, intent, where))
         if intent.wallet is not None and intent.wallet.lower() not in {w.lower() for w in wallets}:

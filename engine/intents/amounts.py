@@ -7,7 +7,9 @@ What is resolved here and what stays symbolic (docs/decisions.md):
 - a fraction (half, 25%) is resolved here from the balance, rounded down to the token's decimals;
 - a US-dollar amount ("$100 worth of ETH") is resolved here from a handed-in USD price, rounded down;
 - a step fed by the previous step's output is the literal "chained".
-Without the balance or price, the parser asks how much instead of guessing.
+Without the balance or price, the parser asks how much instead of guessing; only a caller that sizes
+the amount itself when it plans (an agent's remedy, sized when the agent fires) asks for a share to be
+left a Share.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, localcontext
-from typing import Final
+from fractions import Fraction
+from typing import Final, Literal
 
 from engine.intents.drafts import AmountSpec
 from engine.limits import MAX_TOKEN_AMOUNT
@@ -25,6 +28,21 @@ _PRECISION: Final = 80
 
 # Largest amount (in token units) the parser accepts; beyond it no token supply reaches, so it is a typo.
 MAX_AMOUNT: Final = MAX_TOKEN_AMOUNT
+
+
+# What a share is of: the wallet's balance of the asset, what it owes of the asset in the lending market,
+# or what it has supplied of the asset there.
+ShareOf = Literal["balance", "debt", "deposit"]
+SHARE_OF: Final[tuple[ShareOf, ...]] = ("balance", "debt", "deposit")
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A share of a holding left unsized ("half my eth", "a quarter of my aave usdc"), exact as a fraction:
+    whoever plans it reads the holding then and takes this share of it, rounded down."""
+
+    fraction: Fraction
+    of: ShareOf
 
 
 def address_key(address: str) -> str:
@@ -45,6 +63,9 @@ class Facts:
     # chain -> {asset symbol: amount} a pasted wallet screen shows: what the user looks at wins over a
     # balance read, for the assets it shows (engine.intents.message).
     stated: dict[str, dict[str, Decimal]] = field(default_factory=dict)
+    # Leave a share of a balance, debt or deposit a Share for the caller to size when it plans, instead
+    # of sizing it from a balance here (or asking): an agent's remedy is sized when the agent fires.
+    shares_later: bool = False
 
     def holdings(self, address: str, chain: str) -> Mapping[str, Decimal] | None:
         """Known holdings of an address on a chain, or None when nothing is known."""
@@ -120,6 +141,31 @@ def describe_amount(spec: AmountSpec | None, asset: str | None) -> str:
     if spec.kind == "unclear":
         return f'"{spec.written}" {name}'
     return f"the {name} from the previous step"
+
+
+# Shares said by name rather than as a percent.
+_SHARE_NAMES: Final[dict[Fraction, str]] = {
+    Fraction(1, 2): "half",
+    Fraction(1, 3): "a third",
+    Fraction(2, 3): "two thirds",
+    Fraction(1, 4): "a quarter",
+    Fraction(3, 4): "three quarters",
+}
+
+
+def describe_share(share: Share, asset: str | None) -> str:
+    """Prose for a share: "half of your ETH", "30% of your USDC debt", "a quarter of your USDC deposit"."""
+    fraction = share.fraction
+    named = _SHARE_NAMES.get(fraction)
+    if named is None and fraction == 1:
+        named = "all"
+    if named is None:
+        with localcontext(prec=_PRECISION):
+            percent = Decimal(fraction.numerator) * 100 / fraction.denominator
+        exact = percent * fraction.denominator == fraction.numerator * 100
+        named = f"{plain(percent)}%" if exact else f"{fraction.numerator}/{fraction.denominator}"
+    whose = {"debt": " debt", "deposit": " deposit"}.get(share.of, "")
+    return f"{named} of your {asset or 'tokens'}{whose}"
 
 
 def _percent(share: Decimal | None) -> str:

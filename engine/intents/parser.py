@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.intents import scope
-from engine.intents.amounts import Facts, address_key
+from engine.intents.amounts import Facts, Share, address_key, describe_share
 from engine.intents.clarify import Answers, split_answers
 from engine.intents.context import (
     adds_to,
@@ -69,6 +69,22 @@ class IntentParser:
         """Parse with the request's own balances (and any facts handed in). Never raises on any text."""
         known = facts if facts is not None else facts_from_request(request)
         return self.answer(request, self.analyse(request, known), known)
+
+    def parse_shares_later(self, request: IntentRequest) -> tuple[IntentResponse, tuple[Share | None, ...]]:
+        """Parse leaving a share of a balance, debt or deposit unsized (Facts.shares_later), for a caller
+        that sizes it when it plans: the answer's intents with such a share carry no amount, and the
+        tuple beside them says, per intent, the share it is to be sized by (None for the others)."""
+        facts = facts_from_request(request)
+        facts.shares_later = True
+        outcome = self.analyse(request, facts)
+        response = self.answer(request, outcome, facts)
+        if not response.intents:
+            return response, ()
+        shares = tuple(
+            step.settled_amount if isinstance(step.settled_amount, Share) else None for step in outcome.steps
+        )
+        assert len(shares) == len(response.intents)  # respond() makes one intent per step, in order
+        return response, shares
 
     def answer(self, request: IntentRequest, outcome: Outcome, facts: Facts) -> IntentResponse:
         """The IntentResponse of an outcome, held to the grounding check every planner's answer passes."""
@@ -196,6 +212,8 @@ class IntentParser:
         for step in outcome.steps:
             intent = _intent(step)
             missing = intent.missing_fields()
+            if isinstance(step.settled_amount, Share):  # sized by the caller when it plans
+                missing = [name for name in missing if name != "amount"]
             if missing:
                 # Defensive: a step that slipped through without a required slot is refused, not guessed.
                 return IntentResponse(
@@ -203,8 +221,12 @@ class IntentParser:
                     suggested_name="Needs details",
                 )
             intents.append(intent)
+        shares = [
+            describe_share(s.settled_amount, s.asset) if isinstance(s.settled_amount, Share) else None
+            for s in outcome.steps
+        ]
         return IntentResponse(
-            reasoning=reasoning(intents, (), outcome.notes, outcome.answered),
+            reasoning=reasoning(intents, (), outcome.notes, outcome.answered, shares),
             suggested_name=suggested_name(intents, "Plan"),
             intents=tuple(intents),
         )

@@ -13,8 +13,10 @@ from engine.intents.models import Clarification, Intent
 NAME_MAX_CHARS: Final = 60
 
 
-def _amount(intent: Intent) -> str:
+def _amount(intent: Intent, said: str | None = None) -> str:
     asset = intent.asset or "tokens"
+    if said is not None:
+        return said
     if isinstance(intent.amount, Decimal):
         return f"{plain(intent.amount)} {asset}"
     if intent.amount == "chained":
@@ -22,36 +24,41 @@ def _amount(intent: Intent) -> str:
     return f"all of your {asset}"
 
 
-def describe(intent: Intent) -> str:
-    """One clause saying what the intent does, e.g. "bridge 100 USDC from ethereum to base with across"."""
+def describe(intent: Intent, amount: str | None = None) -> str:
+    """One clause saying what the intent does, e.g. "bridge 100 USDC from ethereum to base with across";
+    `amount` says the amount in words instead of the intent's (a share sized later: "half of your ETH")."""
     action, chain, protocol = intent.action, intent.chain, intent.protocol
     place = intent.vault_address or protocol
     if action == "transfer":
-        return f"send {_amount(intent)} on {chain} to {intent.recipient}"
+        return f"send {_amount(intent, amount)} on {chain} to {intent.recipient}"
     if action == "sweep":
         what = f"all of your {intent.asset}" if intent.asset else "everything"
         return f"move {what} from {intent.from_chain} to {intent.to_chain}"
     if action == "bridge":
-        return f"bridge {_amount(intent)} from {intent.from_chain} to {intent.to_chain} with {protocol}"
+        return (
+            f"bridge {_amount(intent, amount)} from {intent.from_chain} to {intent.to_chain} with {protocol}"
+        )
     if action == "deposit":
-        return f"deposit {_amount(intent)} into {place} on {chain}"
+        return f"deposit {_amount(intent, amount)} into {place} on {chain}"
     if action == "withdraw":
-        return f"withdraw {_amount(intent)} from {place} on {chain}"
+        return f"withdraw {_amount(intent, amount)} from {place} on {chain}"
     if action in ("stake", "unstake"):
-        return f"{action} {_amount(intent)} with {protocol} on {chain}"
+        return f"{action} {_amount(intent, amount)} with {protocol} on {chain}"
     if action == "claim":
         what = f"{intent.asset} rewards" if intent.asset else "rewards"
         return f"claim {what} from {protocol} on {chain}"
     if action == "approve":
-        return f"approve {place} to spend {_amount(intent)} on {chain}"
+        return f"approve {place} to spend {_amount(intent, amount)} on {chain}"
     if action == "swap":
-        return f"swap {_amount(intent)} for {intent.to_asset} on {chain} with {protocol}"
+        return f"swap {_amount(intent, amount)} for {intent.to_asset} on {chain} with {protocol}"
     if action == "borrow":
-        return f"borrow {_amount(intent)} from {protocol} on {chain}"
+        return f"borrow {_amount(intent, amount)} from {protocol} on {chain}"
     if action == "repay":
-        return f"repay {_amount(intent)} to {protocol} on {chain}"
+        # A repay of `max` repays the whole debt (the planner's type(uint256).max), not the whole balance.
+        owed = f"your whole {intent.asset} debt" if intent.amount == "max" and amount is None else None
+        return f"repay {owed or _amount(intent, amount)} to {protocol} on {chain}"
     if action == "lp-add":
-        return f"add {_amount(intent)} as full-range liquidity to the {intent.pool_id} pool on {protocol} ({chain})"
+        return f"add {_amount(intent, amount)} as full-range liquidity to the {intent.pool_id} pool on {protocol} ({chain})"
     if action == "lp-remove":
         return f"remove your liquidity from the {intent.pool_id} pool on {protocol} ({chain})"
     return f"collect the fees of your {intent.pool_id} position on {protocol} ({chain})"
@@ -88,13 +95,16 @@ def reasoning(
     clarifications: Sequence[Clarification],
     notes: Sequence[str],
     answered: Sequence[tuple[str, str]] = (),
+    amounts: Sequence[str | None] = (),
 ) -> str:
-    """The prose of a planned answer or of a request for details, acknowledging the answers it used."""
+    """The prose of a planned answer or of a request for details, acknowledging the answers it used;
+    `amounts` says, per intent, an amount in words that replaces the intent's (see describe)."""
     parts: list[str] = []
     if answered:
         parts.append("Thanks, going with " + "; ".join(f'"{label}"' for _question, label in answered) + ".")
     if intents:
-        clauses = [describe(intent) for intent in intents]
+        said = [*amounts, *[None] * (len(intents) - len(amounts))]
+        clauses = [describe(intent, words) for intent, words in zip(intents, said, strict=True)]
         if len(clauses) == 1:
             parts.append(f"I'll {clauses[0]}.")
         else:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from typing import Final
 
 from engine.intents.amounts import (
     MAX_AMOUNT,
     Facts,
+    Share,
+    ShareOf,
     describe_amount,
     fits_decimals,
     plain,
@@ -33,6 +36,12 @@ WHOLE_ONLY: Final = frozenset({"sweep", "lp-remove"})
 # Actions sized against a position (a deposit, a debt, a stake), not against the wallet balance: a fraction
 # of them needs the position, which the parser cannot see.
 POSITION_ACTIONS: Final = frozenset({"withdraw", "repay", "unstake"})
+
+# What a share of a position action is of, when the caller sizes it at plan time (Facts.shares_later): a
+# repay's share is of the debt, a withdrawal's of the deposit. A stake's is not read there, so it is asked.
+_POSITION_SHARES: Final[dict[str, ShareOf]] = {"repay": "debt", "withdraw": "deposit"}
+
+SHARES_LATER_NOTE: Final = "A share is sized from what the wallet holds when the plan is built."
 
 # Verb phrases of the "how much" question.
 _VERBS: Final[dict[str, str]] = {"lp-add": "add to the pool", "lp-remove": "remove"}
@@ -220,6 +229,8 @@ class Settler:
     def settle_fraction(self, step: Step, spec: AmountSpec) -> None:
         share = spec.value
         assert share is not None
+        if self.facts.shares_later and self.share_later(step, spec):
+            return
         if step.action in POSITION_ACTIONS:
             self.settle_answered(
                 step,
@@ -246,6 +257,21 @@ class Settler:
             f"{_capital(describe_amount(spec, step.asset))} is {plain(value)} {step.asset}."
         )
         step.settled_amount = tidy(value.normalize())
+
+    def share_later(self, step: Step, spec: AmountSpec) -> bool:
+        """Leave the share unsized, exact, for the caller to size when it plans; False for a share of a
+        position that is not read then (a stake), which is asked as before."""
+        of: ShareOf | None = _POSITION_SHARES.get(step.action)
+        if of is None and step.action in POSITION_ACTIONS:
+            return False
+        assert spec.value is not None
+        fraction = Fraction(*spec.ratio) if spec.ratio is not None else Fraction(spec.value)
+        if not 0 < fraction < 1:
+            return False
+        step.settled_amount = Share(fraction, of or "balance")
+        if SHARES_LATER_NOTE not in self.outcome.notes:
+            self.outcome.notes.append(SHARES_LATER_NOTE)
+        return True
 
     def settle_usd(self, step: Step, spec: AmountSpec) -> None:
         usd = spec.value

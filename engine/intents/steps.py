@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from engine.intents.amounts import Share
 from engine.intents.drafts import AmountSpec
 from engine.intents.models import Clarification
 
@@ -43,7 +44,8 @@ class Step:
     amount: AmountSpec | None = None
     exact_output: bool = False
     chain_follows: bool = False
-    settled_amount: Decimal | str | None = None
+    # Decimal, "max" or "chained"; a Share only when the caller sizes shares itself (Facts.shares_later).
+    settled_amount: Decimal | str | Share | None = None
 
     @property
     def source_chain(self) -> str | None:

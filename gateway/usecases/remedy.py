@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from engine.agents import Compiled, Condition, HealthAgentCreate, HealthFactorMetric
 from engine.agents.remedy import NotPlannable, Remedy, parse_typed_remedy, read_remedy, summarize
+from engine.agents.shares import Unsized
 from engine.agents.suggest import NoSuggestion, suggest_remedy
 from engine.agents.wallets import is_evm_address, is_solana_address
 from engine.intents import IntentParser, RegistryUniverse
@@ -28,6 +29,7 @@ from engine.simulate import SimulateRequest
 from engine.verify import Verification
 from gateway.usecases.errors import NotFound, NotRunning
 from gateway.usecases.planning import Planning
+from gateway.usecases.remedy_shares import ShareSizer
 from gateway.usecases.simulation import Simulation
 from gateway.usecases.verification import Verifier
 from storage import Database
@@ -184,14 +186,18 @@ class RemedyPlans:
         return Remedy((found,), "suggested", summarize((found,)))
 
     async def build(self, remedy: Remedy, wallets: Sequence[str]) -> dict[str, Any]:
-        """{status, plan, simulations, reason, planned_at}: the plan and its dry run as of now."""
+        """{status, plan, simulations, reason, planned_at}: the plan and its dry run as of now, a share
+        of a holding sized from the chain now (gateway.usecases.remedy_shares)."""
         if self.planning is None or self.simulation is None:
             raise NotRunning("This deployment does not plan: its chain clients are not configured.")
         registry = self.planning.registry
         request_wallets = plan_wallets(registry, remedy, wallets)
         if not request_wallets:
             return _not_buildable("none of the agent's wallets can sign on the remedy's chains")
-        request = PlanRequest(intents=remedy.intents, wallets=request_wallets)
+        intents = await ShareSizer(self.planning, self.simulation.chains).sized(remedy, request_wallets)
+        if isinstance(intents, Unsized):
+            return _not_buildable(intents.reason)
+        request = PlanRequest(intents=intents, wallets=request_wallets)
         try:
             plan = await self.planning.plan(request)
         except PlanError as exc:

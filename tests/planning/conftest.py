@@ -4,7 +4,7 @@ Across suggested-fees API, and the real app configured against them."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
@@ -107,8 +107,10 @@ def quote_reply(amount: int, timestamp: int, block: int) -> Reply:
     return json_reply(200, body)
 
 
-@pytest.fixture
-async def world(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[World]:
+@asynccontextmanager
+async def open_world(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[World]:
+    """The service configured against `chains` (beyond `settings`), the test wallet funded on each; every
+    chain is put back as it was afterwards."""
     async with httpx.AsyncClient(timeout=None) as http:
         snapshots = {}
         for slug, net in chains.items():
@@ -131,6 +133,12 @@ async def world(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[
         finally:
             for slug, net in chains.items():
                 await AnvilRpc(JsonRpcClient(net.url, http=http)).revert(snapshots[slug])
+
+
+@pytest.fixture
+async def world(chains: dict[str, Devnet], settings: Settings) -> AsyncIterator[World]:
+    async with open_world(chains, settings) as opened:
+        yield opened
 
 
 def units(amount: str | Decimal, decimals: int) -> int:
