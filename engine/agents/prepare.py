@@ -78,6 +78,18 @@ _NOW_AT: Final = re.compile(
     r"(?=\s*(?:[.,;!?]|$))",
     re.IGNORECASE,
 )
+# Why the writer wants the alert, told after it ("so I hold off on payouts", "— that's when I convert my
+# income", "; should that occur, I may consider reducing..."), a note on a figure ("please note that 1.35 is
+# a ratio, not a percentage") and a yes/no tag ("... or not?"): remarks, never a condition nor an order.
+_PURPOSE: Final = re.compile(
+    r"(?:\s*[,;\u2014\u2013-]\s*|\s+)(?:so\s+(?:that\s+)?(?:i|we)\b|that'?s\s+when\s+(?:i|we)\b|"
+    r"should\s+(?:that|this|it)\s+(?:occur|happen)\b|because\s+(?:i|we)\b|since\s+(?:i|we)\b|"
+    r"in\s+case\s+(?:i|we)\b).*?(?=[.!?](?:\s|$)|$)",
+    re.IGNORECASE,
+)
+_NOTE: Final = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)", re.IGNORECASE
+)
 # The text handed on for a withdrawn request: a sentence the compiler refuses with that reason.
 WITHDRAWN: Final = "the request was withdrawn"
 _DAYS: Final = re.compile(
@@ -155,7 +167,12 @@ def prepare(original: str) -> Prepared:
     message = find_request(text, _names())
     request = message.request if message.request.strip() else text
     prepared = Prepared(request, list(message.set_aside))
-    if message.context and _POINTER.search(request.lower()) and not _names_something(request):
+    item = _pointed_item(request, text.splitlines())
+    if item is not None:
+        # "set up rule 1" under a pasted list, "the first one" under a table: that item, figures and all.
+        asked = next(line for line in reversed(text.splitlines()) if _ORDINAL.search(line))
+        prepared.text = f"{item}: {_ORDINAL.sub(' ', asked)}"
+    elif message.context and _POINTER.search(request.lower()) and not _names_something(request):
         # "tell me when this is above 6" under "USDC Supply APY 4.12% (Optimism)": the names, not the figures;
         # "set that up" under an advisor's "if your total drops below $25,000" points at all of it.
         lines = [_PHONE_OR_MAIL.sub(" ", line) for line in message.context]
@@ -163,10 +180,42 @@ def prepare(original: str) -> Prepared:
             lines = [_FIGURE.sub(" ", line) for line in lines]
         shown = " ".join(lines)
         prepared.text = f"{' '.join(shown.split())}: {request}"
-    prepared.text = _corrected(_NOW_AT.sub(" ", prepared.text))
+    prepared.text = _corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub("", prepared.text))).strip())
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
+
+
+# A pointer at one item of a pasted list or table by its number or place ("rule 1", "#2", "the first one").
+_ORDINAL: Final = re.compile(
+    r"\b(?:rule|item|line|row|number|no\.?|step|point)\s*#?\s*(?P<number>\d{1,2})\b|#(?P<hash>\d{1,2})\b|"
+    r"\bthe\s+(?P<place>first|second|third|fourth|fifth|last)\s+(?:one|rule|item|row|line|alert)\b",
+    re.IGNORECASE,
+)
+_PLACES: Final = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+_NUMBERED: Final = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+\S")
+_ROW: Final = re.compile(r"\t|\s\|\s")
+
+
+def _pointed_item(request: str, context: list[str]) -> str | None:
+    """The one pasted list item or table row (of the message's lines) the request points at by number or
+    place, or None."""
+    found = _ORDINAL.search(request)
+    if found is None:
+        return None
+    context = [line for line in context if line.strip() and line.strip() != request.strip()]
+    items = [line for line in context if _NUMBERED.match(line)]
+    if not items:
+        rows = [line for line in context if _ROW.search(line)]
+        items = rows[1:] if len(rows) > 1 else []  # a table's first row names its columns
+    if not items:
+        return None
+    place = found.group("place")
+    number = found.group("number") or found.group("hash")
+    at = len(items) if place == "last" else _PLACES[place.lower()] if place else int(number or 0)
+    if not 1 <= at <= len(items):
+        return None
+    return re.sub(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+", "", items[at - 1]).replace("\t", " ")
 
 
 def _names_something(text: str) -> bool:

@@ -136,3 +136,43 @@ def test_a_request_withdrawn_at_its_end_creates_nothing() -> None:
     result = compile_request("set a gas alert for base under 0.01 gwei... nah forget it, never mind", WALLETS)
     assert isinstance(result, Unwatchable)
     assert "withdrawn" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ping me when gas on base goes above 1 gwei so I hold off on payouts", None),
+        (
+            "Alert me if ETH drops below 2,800 — that's when I convert my invoice income to USDC",
+            ("ETH", "below", Decimal(2800)),
+        ),
+        (
+            "If BTC rises above 75,000 USD, please inform me; should that occur, I may consider reducing our WBTC exposure.",
+            ("BTC", "above", Decimal(75000)),
+        ),
+    ],
+)
+def test_why_the_writer_wants_it_is_a_remark(text: str, expected: tuple[str, str, Decimal] | None) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled), result
+    if expected is not None:
+        assert _level(text) == expected
+
+
+def test_a_note_on_a_figure_and_a_yes_no_tag_are_no_negation() -> None:
+    note = (
+        "I require notification if the health factor of our Aave position on Optimism falls below 1.35. "
+        "Please note that 1.35 is a ratio, not a percentage."
+    )
+    assert isinstance(compile_request(note, WALLETS), Compiled)
+    assert isinstance(compile_request("Can alert me if SOL go up 20% or not?", WALLETS), Compiled)
+
+
+def test_an_item_of_a_pasted_list_is_pointed_at_by_its_number() -> None:
+    pasted = (
+        "Risk rules (from our Notion):\n1. HF < 1.3 on Aave Arbitrum → alert\n2. Portfolio -15% in 7d → review\n\n"
+        "set up rule 1"
+    )
+    result = compile_request(pasted, WALLETS)
+    assert isinstance(result, Compiled) and result.agent is not None
+    assert (result.agent.chain, result.agent.threshold) == ("arbitrum", Decimal("1.3"))  # type: ignore[union-attr]
