@@ -38,6 +38,7 @@ from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
 from engine.intents.numerals import spell_digits
 from engine.intents.sentences import split
+from engine.intents.vocabulary import VERBS
 
 # Patterns whose presence makes a sentence part of an alert request.
 _CONTENT: Final = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL, GAS, HEALTH, YIELD, PORTFOLIO, REMIND)
@@ -88,7 +89,8 @@ _PURPOSE: Final = re.compile(
     re.IGNORECASE,
 )
 _NOTE: Final = re.compile(
-    r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)", re.IGNORECASE
+    r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)",
+    re.IGNORECASE,
 )
 # The text handed on for a withdrawn request: a sentence the compiler refuses with that reason.
 WITHDRAWN: Final = "the request was withdrawn"
@@ -180,7 +182,7 @@ def prepare(original: str) -> Prepared:
             lines = [_FIGURE.sub(" ", line) for line in lines]
         shown = " ".join(lines)
         prepared.text = f"{' '.join(shown.split())}: {request}"
-    prepared.text = _corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub("", prepared.text))).strip())
+    prepared.text = _corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
@@ -216,6 +218,14 @@ def _pointed_item(request: str, context: list[str]) -> str | None:
     if not 1 <= at <= len(items):
         return None
     return re.sub(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+", "", items[at - 1]).replace("\t", " ")
+
+
+def _remark(match: re.Match[str]) -> str:
+    """A purpose clause goes ("that's when I convert it", "should that occur, I may sell") unless it says
+    what the alert is for as an action ("so i can bridge"), which is reported as the follow-on it is."""
+    words = re.findall(r"[a-z]+", match.group(0).lower())
+    wants = bool(words) and words[0] == "so" and any(word in VERBS for word in words)
+    return match.group(0) if wants else ""
 
 
 def _names_something(text: str) -> bool:

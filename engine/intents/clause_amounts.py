@@ -49,6 +49,10 @@ _AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
 )
 
 
+# Words of "all but" that say what stays ("keep 1000", "leave 0.1", "except 50"), unlike a bare "but".
+_KEEPING: Final = frozenset({"keep", "keeping", "leave", "leaving", "except", "excluding", "minus"})
+
+
 class AmountReading(ClauseState):
     def number(self, index: int, lexeme: Lexeme) -> int:
         token = lexeme.token
@@ -176,6 +180,11 @@ class AmountReading(ClauseState):
             self.pending_at += [*joiners, *indices]
             return True
         spent = next((item for item in reversed(self.draft.items) if item.amount is MAX), None)
+        keeping = any(self.lexemes[at].text in _KEEPING for at in joiners)
+        if spent is None and self.draft.action is not None and keeping:
+            # "deposit my idle usdc in aave, but keep 1000 aside": a token named with no amount, and what
+            # to keep of it, is all of it but that.
+            spent = next((item for item in self.draft.items if item.asset and item.amount is None), None)
         if spent is None:
             return False
         spent.amount = spec

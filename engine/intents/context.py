@@ -246,7 +246,9 @@ def adds_to(drafts: Sequence[Draft], text: str) -> bool:
 
 
 # Words that say what a share or the rest does is stay ("the other half should remain where it is").
-_STAYING: Final = frozenset({"remain", "remains", "stay", "stays", "untouched", "sits", "sit", "unchanged"})
+_STAYING: Final = frozenset(
+    {"remain", "remains", "stay", "stays", "untouched", "sits", "sit", "unchanged", "keep", "leave", "hold"}
+)
 
 # Words that confirm the plan before a turn goes on ("yes and ...", "ok then ...").
 _CONFIRMING: Final = frozenset(

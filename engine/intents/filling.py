@@ -136,6 +136,8 @@ class Filler(ChainFiller):
             self.outcome.refuse(f"The vault {step.vault_address} takes {underlying}, not {step.asset}.")
 
     def fill_target_asset(self, step: Step, chain: str) -> None:
+        if step.to_asset is None and step.wraps is not None and step.asset is not None:
+            step.to_asset = self.wrapped(chain, step.asset, step.wraps)
         if step.to_asset is None:
             choices = [symbol for symbol in self.universe.assets_on(chain) if symbol != step.asset]
             answer = self.ask(
@@ -158,6 +160,17 @@ class Filler(ChainFiller):
             self.outcome.refuse(f"Swapping {step.asset} into {step.asset} would do nothing.")
         else:
             step.to_asset = canonical
+
+    def wrapped(self, chain: str, asset: str, way: str) -> str | None:
+        """The other side of a wrap on the chain: ETH -> WETH, BNB -> WBNB for "wrap"; WETH -> ETH for
+        "unwrap" (the registry's W-prefixed token of the native coin), or None to ask."""
+        listed = self.universe.assets_on(chain)
+        if way == "wrap":
+            wrapped = f"W{asset.upper()}"
+            return next((symbol for symbol in listed if symbol.upper() == wrapped), None)
+        if asset.upper().startswith("W"):
+            return next((symbol for symbol in listed if symbol.upper() == asset.upper()[1:]), None)
+        return None
 
     # -- protocol --------------------------------------------------------------------------------
 

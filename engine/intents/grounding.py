@@ -49,6 +49,8 @@ class Words:
     addresses: set[str] = field(default_factory=set)
     amounts: list[tuple[AmountSpec, str | None]] = field(default_factory=list)
     own_wallet: bool = False
+    # "wrap"/"unwrap" said: the other side of a native coin's wrap is named by the verb ("wrap 10 bnb").
+    wraps: set[str] = field(default_factory=set)
 
 
 def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
@@ -81,6 +83,8 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
                 words.addresses.add(address_key(lexeme.vault.address))
                 words.assets.add(lexeme.vault.underlying)
             words.own_wallet = words.own_wallet or lexeme.text in _OWN_WALLET
+            if lexeme.text in ("wrap", "unwrap"):
+                words.wraps.add(lexeme.text)
         for draft in read_request(text, lexicon):
             # A word naming a chain and an asset ("eth") grounds the chain only where it was read as one.
             named = [draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains]
@@ -150,7 +154,9 @@ class _Check:
         if intent.asset is not None:
             checks.append(("asset", self.asset(intent.asset, source, earlier, intent)))
         if intent.to_asset is not None:
-            checks.append(("to_asset", self.named_asset(intent.to_asset, intent.chain)))
+            checks.append(
+                ("to_asset", self.named_asset(intent.to_asset, intent.chain) or self.wrap_of(intent))
+            )
         for name in ("chain", "from_chain", "to_chain"):
             value = getattr(intent, name)
             if value is not None:
@@ -179,6 +185,13 @@ class _Check:
             if chain is not None and self.universe.asset_on(chain, name) == asset:
                 return True
         return False
+
+    def wrap_of(self, intent: Intent) -> bool:
+        """A swap's target named by "wrap" or "unwrap": the asset's W-prefixed token or the reverse."""
+        asset, target = (intent.asset or "").upper(), (intent.to_asset or "").upper()
+        return ("wrap" in self.words.wraps and target == f"W{asset}") or (
+            "unwrap" in self.words.wraps and asset == f"W{target}"
+        )
 
     def asset(self, asset: str, chain: str | None, earlier: Sequence[Intent], intent: Intent) -> bool:
         if self.named_asset(asset, chain):

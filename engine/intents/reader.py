@@ -73,6 +73,10 @@ _STRUCTURE: Final[frozenset[str]] = (
 )
 
 
+# Words for what remains of a balance ("what's left", "the leftovers"), read as the whole of what is there.
+_LEFT_WORDS: Final = frozenset({"left", "leftover", "leftovers"})
+
+
 class _Reader(AmountReading, UnknownReading):
     def run(self) -> Draft:
         at = 1 if (first := self.peek(0)) is not None and first.text == "go" else 0  # "go long eth"
@@ -210,6 +214,17 @@ class _Reader(AmountReading, UnknownReading):
             self.used.add(index)  # "claim my staking rewards": a verb used as an adjective
         return 0
 
+    def stays_in_wallet(self, index: int) -> int:
+        """How many lexemes after "leave"/"keep" say the tokens stay in the wallet ("the proceeds in the
+        wallet", "it in my wallet"), or 0."""
+        for ahead in range(1, 6):
+            lexeme = self.peek(index + ahead)
+            if lexeme is None or lexeme.kind in ("number", "evm", "sol", "chain", "protocol"):
+                return 0
+            if lexeme.text in ("wallet", "wallets"):
+                return ahead
+        return 0
+
     def set_action(self, action: str | None, verb: str) -> bool:
         if self.draft.action is None and action is not None:
             self.draft.action = action
@@ -230,6 +245,17 @@ class _Reader(AmountReading, UnknownReading):
             # "for two months", "3 days ago": a length of time, never an amount of a token.
             self.used.update([index, *self.pending_at])
             self.pending, self.pending_at = None, []
+            return 0
+        stays = self.stays_in_wallet(index) if word in ("leave", "keep") else 0
+        if stays:
+            # "... and leave the proceeds in the wallet": where they are already; nothing to do.
+            self.used.update(range(index, index + stays + 1))
+            return stays
+        exact_said = any(item.amount is not None for item in draft.items) or self.pending is not None
+        if word in _LEFT_WORDS and not exact_said:
+            # "send what's left of my dai", "whatever usdt i got left": the balance there is when it is
+            # signed, as "all" is (after an earlier step, what that step left).
+            self.set_pending(MAX, index)
             return 0
         if (word, following.text if following is not None else "") == ("every", "last"):
             self.set_pending(MAX, index, index + 1)  # "every last usdc": the whole balance

@@ -294,10 +294,14 @@ class Resolver:
         step.to_asset = draft.to_asset
         step.exact_output = draft.exact_output
         step.protocol = draft.protocol
+        step.wraps = draft.verb if draft.verb in ("wrap", "unwrap") else None
         if draft.action in _PAIR_ACTIONS:
             self._pool(step, draft)
         self._place_chains(step, draft, item.to_chain or draft.to_chain)
-        self._place_addresses(step, [item.address] if item.address else draft.addresses)
+        # Payees named one per amount ("jamie 850 usdc (0x..) and priya 1,150 usdc"): an amount without
+        # its own address never takes another payee's; whose it is is asked.
+        paired = len(draft.items) > 1 and any(other.address for other in draft.items)
+        self._place_addresses(step, [item.address] if item.address else [] if paired else draft.addresses)
         self._protocol_action(step)
         return step
 

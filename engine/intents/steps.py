@@ -44,6 +44,8 @@ class Step:
     amount: AmountSpec | None = None
     exact_output: bool = False
     chain_follows: bool = False
+    # "wrap" or "unwrap" when the verb said which way a native coin and its wrapped token go.
+    wraps: str | None = None
     # Decimal, "max" or "chained"; a Share only when the caller sizes shares itself (Facts.shares_later).
     settled_amount: Decimal | str | Share | None = None
 

@@ -56,6 +56,8 @@ VERBS: Final[dict[str, str]] = {
     "authorize": "approve",
     "authorise": "approve",
     "swap": "swap",
+    "wrap": "swap",
+    "unwrap": "swap",
     "trade": "swap",
     "convert": "swap",
     "exchange": "swap",
@@ -148,7 +150,8 @@ EVERYTHING_WORDS: Final[frozenset[str]] = frozenset(
 
 # Amount words meaning "the whole balance" (kept as the literal `max`).
 MAX_WORDS: Final[frozenset[str]] = frozenset(
-    {"all", "everything", "max", "maximum", "entire", "whole", "full", "unlimited", "infinite"}
+    {"all", "everything", "max", "maximum", "entire", "whole", "full", "fully", "completely", "entirely"}
+    | {"unlimited", "infinite"}
 )
 
 # Words for "%" ("50 percent of my eth").

@@ -12,7 +12,7 @@ from engine.planner.draft import StepDraft
 from engine.planner.facts import SwapQuote, SwapQuoteKey
 from engine.planner.labels import about, plain
 from engine.planner.models import Chained, PinnedRoute
-from engine.planner.tokens import unwrap_native
+from engine.planner.tokens import unwrap_native, wrap_native
 from engine.registry import RegistryError, Token
 
 # Contract (Limits, default slippage floor): small stable-coin inputs get a wider floor: 1 unit gets 3%,
@@ -60,7 +60,14 @@ def plan_swap(ctx: IntentContext) -> None:
     pool_in = wrapped if native_in else token_in
     pool_out = wrapped if native_out else token_out
     if pool_in.symbol == pool_out.symbol:
-        raise ctx.fail("to_asset", f"{token_in.symbol} and {token_out.symbol} are wrapped forms of one asset")
+        # "wrap 10 bnb", "unwrap my weth": no pool between a coin and its wrapped token; the wrapped
+        # token's own deposit or withdraw moves it one to one.
+        if native_in:
+            wrap_native(ctx, chain, owner, amount)
+        else:
+            unwrap_native(ctx, chain, owner, amount)
+        ctx.produce(ctx.draft.steps[-1], token_out, owner, amount.raw, amount.raw, bridged=False)
+        return
     assert pool_in.address is not None and pool_out.address is not None
     quote = quote_for(ctx, chain, pool_in, pool_out, amount.raw)
     amount_in_units = ctx.registry.from_raw(token_in, amount.raw)

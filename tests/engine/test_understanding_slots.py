@@ -103,3 +103,45 @@ def test_an_action_the_reading_cannot_place_is_never_set_aside() -> None:
 def test_a_dash_between_clauses_parts_them() -> None:
     response = parse("withdraw 100 usdc from aave on base — swap it to eth", (EVM_A, "base"))
     assert [i.action for i in response.intents] == ["withdraw", "swap"]
+
+
+def test_wrap_and_unwrap_are_swaps_between_a_coin_and_its_wrapped_token() -> None:
+    assert _steps(parse("Kindly wrap 10 BNB", (EVM_A, "bsc"))) == [("swap", "BNB", "10")]
+    assert parse("Kindly wrap 10 BNB", (EVM_A, "bsc")).intents[0].to_asset == "WBNB"
+    unwrap = parse("unwrap all my weth on arbitrum", (EVM_A, "arbitrum"))
+    assert [(i.asset, i.to_asset, i.amount) for i in unwrap.intents] == [("WETH", "ETH", "max")]
+
+
+def test_fully_is_the_whole_debt() -> None:
+    response = parse("Please repay my DAI loan on Spark fully, I have got the funds now", (EVM_A, "ethereum"))
+    assert [(i.action, i.protocol, i.amount) for i in response.intents] == [("repay", "spark", "max")]
+
+
+def test_what_is_left_is_the_balance_when_signed() -> None:
+    response = parse(f"Send what's left of my DAI on polygon to {PAYEE}", (EVM_A, "polygon"))
+    assert _steps(response) == [("transfer", "DAI", "max")]
+    prompt = f"Pay {PAYEE} 1,000 USDC on Arbitrum, and put whatever USDC is left into Aave there."
+    both = parse(prompt, (EVM_A, "arbitrum"))
+    assert _steps(both) == [("transfer", "USDC", "1000"), ("deposit", "USDC", "max")]
+
+
+def test_keep_some_of_a_token_named_without_an_amount_is_all_but_that() -> None:
+    prompt = "Deposit my idle USDC in Aave on arbitrum, but keep 1000 aside for expenses"
+    response = parse(
+        prompt, (EVM_A, "arbitrum"), balances=[{"chain": "arbitrum", "asset": "USDC", "amount": "10000"}]
+    )
+    assert _steps(response) == [("deposit", "USDC", "9000")]
+
+
+def test_leaving_the_proceeds_in_the_wallet_is_no_step() -> None:
+    prompt = "Please remove all liquidity from our Uniswap v3 ETH/USDC position on Arbitrum and leave the proceeds in the wallet."
+    assert [i.action for i in parse(prompt, (EVM_A, "arbitrum")).intents] == ["lp-remove"]
+    kept = "Let's deposit 1.5 ETH in Aave on Arbitrum and keep the rest in my wallet."
+    assert _steps(parse(kept, (EVM_A, "arbitrum"))) == [("deposit", "ETH", "1.5")]
+
+
+def test_an_amount_without_its_own_payee_never_takes_anothers() -> None:
+    prompt = f"pay jamie 850 usdc ({PAYEE}) and priya 1,150 usdc, keep the rest. base."
+    response = parse(prompt, (EVM_A, "base"))
+    assert not response.intents
+    assert kinds(response) == ["recipient"]

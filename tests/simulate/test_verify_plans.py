@@ -320,3 +320,20 @@ async def test_a_bridge_to_a_chain_without_an_rpc_here_is_unverified_not_a_503(s
         "message": "step 2 (bridge) on ethereum: its across fill could not be landed on arbitrum: "
         "no RPC is configured for arbitrum",
     }
+
+
+async def test_wrap_and_unwrap_move_the_coin_one_to_one_and_verify(sim: SimWorld) -> None:
+    wrap = {"action": "swap", "asset": "ETH", "to_asset": "WETH", "chain": "base", "amount": "0.5"}
+    status, body = await plan(sim, [wrap])
+    assert status == 200, body
+    assert [step["type"] for step in body["steps"]] == ["wrap"]
+    assert body["verification"]["verified"] is True, body["verification"]
+    changes = mine(body, sim.wallet)
+    assert changes[("base", "WETH")] == Decimal("0.5")
+    assert changes[("base", "ETH")] == Decimal("-0.5")  # gas is reported apart
+    unwrap = {"action": "swap", "asset": "WETH", "to_asset": "ETH", "chain": "base", "amount": "0.5"}
+    status, body = await plan(sim, [wrap, unwrap])
+    assert status == 200, body
+    assert [step["type"] for step in body["steps"]] == ["wrap", "unwrap"]
+    assert body["verification"]["verified"] is True, body["verification"]
+    assert ("base", "WETH") not in mine(body, sim.wallet) or mine(body, sim.wallet)[("base", "WETH")] == 0
