@@ -331,7 +331,12 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniver
         new_amount = AmountSpec("all_but", new_amount.value, f"all but {new_amount.written}")
     source = first.items[0].asset if first.items else None
     kin = _kin(new_asset, source, first.to_asset, universe)
-    if new_asset is not None and first.to_asset is not None and kin == "to":
+    ruled_out = {name.lower() for name in change.excluded}
+    if new_asset is not None and first.to_asset is not None and first.to_asset.lower() in ruled_out:
+        first.to_asset, new_asset = new_asset, None  # "sorry i meant usdc not eth": the target it names
+    elif new_asset is not None and source is not None and source.lower() in ruled_out:
+        pass  # "sorry i meant usdt not dai": the token sold, replaced below
+    elif new_asset is not None and first.to_asset is not None and kin == "to":
         # "swap 50 bnb to usdt" then "same but usdc": a stablecoin stands in for the stablecoin.
         first.to_asset, new_asset = new_asset, None
     elif (

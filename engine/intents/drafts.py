@@ -84,6 +84,9 @@ class Draft:
     replaces: str | None = None
     # The preposition a clause stops at, what it was about to name unsaid ("deposit 300 usdc into").
     cut_off: str | None = None
+    # What the request rules out ("not across", "do not remove ..."): names and actions the plan must not use.
+    excluded: list[str] = field(default_factory=list)
+    excluded_actions: list[str] = field(default_factory=list)
     follow_up: bool = False
     back: bool = False
     # "100 usdc worth of eth": the asset after "worth of" is what the amount buys.

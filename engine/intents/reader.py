@@ -147,6 +147,13 @@ class _Reader(AmountReading, UnknownReading):
             self.draft.ens_names.append(lexeme.text)
             self.used.add(index)
             self.prep = None
+        elif kind == "excluded":
+            ruled = lexeme.asset or lexeme.protocol or lexeme.chain
+            if ruled is not None:
+                self.draft.excluded.append(ruled)
+            if lexeme.action is not None:
+                self.draft.excluded_actions.append(lexeme.action)
+            self.used.add(index)
         elif kind == "replaced":
             self.draft.replaces = lexeme.asset
             self.used.add(index)

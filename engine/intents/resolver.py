@@ -70,6 +70,7 @@ class Resolver:
                 step = self._build(index, draft, item)
                 self._connect(step, draft, item, before, carry if position == 0 else None)
                 self.filler.fill(step, draft)
+                self._honours_exclusions(step, drafts)
                 if self.outcome.refusal is not None:
                     return self.outcome
                 self.outcome.steps.append(step)
@@ -191,6 +192,20 @@ class Resolver:
         elif draft.action is None:
             outcome.refuse(f'I couldn\'t find an action I can plan in "{draft.text}". {scope.CAPABILITIES}')
         return outcome.refusal is None
+
+    def _honours_exclusions(self, step: Step, drafts: Sequence[Draft]) -> None:
+        """A step that uses what the request ruled out ("not across", "do not remove ...") is refused."""
+        names = {name.lower() for draft in drafts for name in draft.excluded}
+        actions = {action for draft in drafts for action in draft.excluded_actions}
+        used = {
+            v.lower()
+            for v in (step.asset, step.to_asset, step.protocol, step.chain, step.from_chain, step.to_chain)
+            if v
+        }
+        clash = sorted(names & used)
+        if clash or step.action in actions or (step.action == "lp-remove" and "withdraw" in actions):
+            what = clash[0] if clash else step.action
+            self.outcome.refuse(f'You said not to use "{what}", and this plan would; say again what to use.')
 
     def _complete(self, draft: Draft) -> bool:
         """A clause cut off at a preposition is asked where it was going, with the places that fit: a

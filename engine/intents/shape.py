@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from engine.intents.exclusions import excluded
 from engine.intents.lexicon import Lexeme
 from engine.intents.vocabulary import PRONOUNS, past_of
 from engine.intents.wording import (
@@ -169,6 +170,14 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         )
         if polite:
             index += polite
+            continue
+        # After a correction, "usdt not dai" says what the correction replaces (below), not what to avoid.
+        corrected = any(lexeme.kind == "mark" and lexeme.text == "correct" for lexeme in out)
+        ruled_out = None if corrected else excluded(lexemes, index)
+        if ruled_out:
+            used, made = ruled_out
+            out.extend(made)
+            index += used
             continue
         framing = _chat_framing(lexemes, index, out)
         replaced = lexemes[index + framing - 1] if framing >= 2 else None

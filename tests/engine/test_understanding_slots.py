@@ -145,3 +145,28 @@ def test_an_amount_without_its_own_payee_never_takes_anothers() -> None:
     response = parse(prompt, (EVM_A, "base"))
     assert not response.intents
     assert kinds(response) == ["recipient"]
+
+
+def test_what_a_request_rules_out_is_honoured_or_refused_never_a_block() -> None:
+    prompt = "Please bridge 50,000 USDC from Ethereum to Base using Circle's CCTP and not Across."
+    kept = parse(prompt, (EVM_A, "ethereum"), (EVM_A, "base"))
+    assert [(i.action, i.protocol) for i in kept.intents] == [("bridge", "cctp")]
+    refused = parse(
+        "bridge 100 usdc from ethereum to base, not via across", (EVM_A, "ethereum"), (EVM_A, "base")
+    )
+    assert not refused.intents and 'not to use "across"' in refused.reasoning
+    collect = "Collect the accrued fees on my Uniswap v3 WETH/USDC position on Base. Please do not remove any liquidity."
+    assert [i.action for i in parse(collect, (EVM_A, "base")).intents] == ["lp-collect"]
+    send = f"send 50 usdc to {PAYEE} on base, do not send eth"
+    assert _steps(parse(send, (EVM_A, "base"))) == [("transfer", "USDC", "50")]
+
+
+def test_a_yes_no_tag_is_no_negation() -> None:
+    response = parse("Can swap 1 ETH to USDC on arbitrum or not?", (EVM_A, "arbitrum"))
+    assert _steps(response) == [("swap", "ETH", "1")]
+
+
+def test_a_follow_up_naming_the_token_it_replaces_replaces_that_one() -> None:
+    context = "User: swap 200 dai to usdc on arbitrum"
+    response = parse("sorry i meant usdt not dai", (EVM_A, "arbitrum"), conversation_context=context)
+    assert [(i.asset, i.to_asset) for i in response.intents] == [("USDT", "USDC")]
