@@ -18,9 +18,10 @@ from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
-from engine.intents.shape import Wait, is_question, rewrite, wait_of
+from engine.intents.shape import is_question, rewrite
 from engine.intents.universe import AssetUniverse
 from engine.intents.vaults import into_vault
+from engine.intents.waits import Wait, wait_of
 from engine.limits import CONTEXT_MAX_CHARS
 
 # Contract: "about 8 turns at most" of context are kept.

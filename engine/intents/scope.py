@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.intents.shape import Wait
+from engine.intents.waits import Wait
 
 CAPABILITIES: Final = (
     "I plan on-chain transactions that you sign yourself: transfers, bridges, swaps, deposits and "
