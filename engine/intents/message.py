@@ -22,6 +22,7 @@ from typing import Final
 from engine.intents.found import LABELS, Block, Message, Names
 from engine.intents.markup import Line, seen_lines
 from engine.intents.pasted import pointed
+from engine.intents.payrolls import payroll
 from engine.intents.stated import holding, screen, told
 
 __all__ = ["Message", "Names", "find_request"]
@@ -64,6 +65,10 @@ _LOG: Final = re.compile(
 def find_request(text: str, universe: Names) -> Message:
     """The request in `text` and the context around it (see the module docstring). A message with no
     pasted material is its own request, unchanged."""
+    paid = payroll(text, universe)
+    if paid is not None:
+        # "Weekly stipends, 250 USDC each on Base:" and the addresses: the list is the request.
+        return Message(paid, context=text.splitlines(), set_aside=["a list of payees"])
     lines = seen_lines(text)
     if len(lines) <= 1 and not any(line.item or line.struck for line in lines):
         message = Message(text)
