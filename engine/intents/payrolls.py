@@ -36,7 +36,20 @@ _TOTAL: Final = re.compile(r"\b(?:total|sum|subtotal)\b", re.I)
 _LIST_MARK: Final = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+")
 # Words that say the request is not one transfer per line as listed (a selection, a split of one sum).
 _NOT_EVERY_LINE: Final = frozenset(
-    {"only", "just", "first", "second", "third", "last", "split", "evenly", "equally", "except", "but", "skip"}
+    {
+        "only",
+        "just",
+        "first",
+        "second",
+        "third",
+        "last",
+        "split",
+        "evenly",
+        "equally",
+        "except",
+        "but",
+        "skip",
+    }
 )
 _MIN_PAYEES: Final = 2
 _MAX_PAYEES: Final = 20

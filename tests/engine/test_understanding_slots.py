@@ -170,3 +170,19 @@ def test_a_follow_up_naming_the_token_it_replaces_replaces_that_one() -> None:
     context = "User: swap 200 dai to usdc on arbitrum"
     response = parse("sorry i meant usdt not dai", (EVM_A, "arbitrum"), conversation_context=context)
     assert [(i.asset, i.to_asset) for i in response.intents] == [("USDT", "USDC")]
+
+
+def test_numbers_that_name_are_no_amounts() -> None:
+    invoice = (
+        "Invoice #2024-117 (dated 3 March, net 30) — 4,750.00 USDC due to 0xD96CF6b51f81C4F87E5b6Ae7Fb2Cb40aB4AfeA00. "
+        "Pay it from my arbitrum wallet please."
+    )
+    assert _steps(parse(invoice, (EVM_A, "arbitrum"))) == [("transfer", "USDC", "4750")]
+    audit = f"Send 0.1 WBTC to {PAYEE} on arbitrum for the audit, ref AUD-77"
+    assert _steps(parse(audit, (EVM_A, "arbitrum"))) == [("transfer", "WBTC", "0.1")]
+    dated = f"send 50 usdc to {PAYEE} on base, inv 88 due 15/04"
+    assert _steps(parse(dated, (EVM_A, "base"))) == [("transfer", "USDC", "50")]
+    assert _steps(parse("swap 1/2 eth to usdc on base", (EVM_A, "base"))) == [("swap", "ETH", "0.5")]
+    assert _steps(parse(f"send 0.05 eth to {PAYEE} on base", (EVM_A, "base"))) == [
+        ("transfer", "ETH", "0.05")
+    ]

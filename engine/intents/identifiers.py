@@ -1,0 +1,91 @@
+"""Numbers that name rather than count: an invoice, ticket, order or reference number ("Invoice
+#2024-117", "inv 88", "ref AUD-77", "INV-0042", "PO 7781", "ticket 4471"), payment terms ("net 30") and a
+date ("dated 3 March", "due 15/04", "on the 25th"). They are taken out before reading, so they are never
+an amount and never block a plan as a number nobody placed; the words around them are read as usual."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from engine.intents.lexicon import Lexeme
+
+# Words after which a number is a label's number, not an amount.
+_LABELS: Final = frozenset(
+    {"invoice", "inv", "ref", "reference", "ticket", "po", "order", "id", "case", "request", "req", "bill"}
+    | {"receipt", "net", "#", "item", "batch", "week", "version", "po#", "invoice#"}
+)
+_MONTHS: Final = frozenset(
+    """jan january feb february mar march apr april may jun june jul july aug august sep sept september oct
+    october nov november dec december""".split()  # noqa: SIM905
+)
+_DATE_JOINERS: Final = frozenset({"/", "-"})
+_DAY_MONTH: Final = re.compile(r"(?:[1-9]|[12]\d|3[01])/(?:0[1-9]|1[0-2])")
+_DATE_WORDS: Final = frozenset({"due", "dated", "on", "by", "until", "till", "from", "before"})
+
+
+def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """`lexemes` with the numbers that name something (and their joining marks) taken out."""
+    drop: set[int] = set()
+    for at, lexeme in enumerate(lexemes):
+        if lexeme.kind != "number":
+            continue
+        before = lexemes[at - 1] if at > 0 else None
+        after = lexemes[at + 1] if at + 1 < len(lexemes) else None
+        label = _label_before(lexemes, at)
+        if label is not None:
+            drop.update(range(label, at + 1))
+            drop.update(_glued_after(lexemes, at))  # "#2024-117": the part after the hyphen too
+        elif (before is not None and before.text in _MONTHS) or (after is not None and after.text in _MONTHS):
+            drop.add(at)  # "3 March", "March 3"
+        elif _DAY_MONTH.fullmatch(lexeme.text) and (
+            lexeme.text[-2] == "0" or (before is not None and before.text in _DATE_WORDS)
+        ):
+            drop.add(at)  # "due 15/04", read as one ratio by the lexer
+        elif _a_date(lexemes, at):
+            drop.update(range(at, at + 3))  # "15/04", "30-04"
+    return [lexeme for at, lexeme in enumerate(lexemes) if at not in drop]
+
+
+def _label_before(lexemes: Sequence[Lexeme], at: int) -> int | None:
+    """Where the label of the number at `at` starts ("inv 88", "INV-0042", "#2024", "ref AUD-77"), or None."""
+    back = at - 1
+    if back >= 0 and lexemes[back].text in ("-", "#", ":"):
+        if lexemes[back].text == "#":
+            return back
+        back -= 1
+    if back < 0:
+        return None
+    word = lexemes[back]
+    if word.text in _LABELS and word.kind in ("word", "unknown", "punct"):
+        return back
+    # "AUD-77": letters glued by a hyphen to the number (a code, not a token: "eth-2" is no amount either).
+    if lexemes[at - 1].text == "-" and word.kind == "unknown" and word.asset is None:
+        return back
+    return None
+
+
+def _glued_after(lexemes: Sequence[Lexeme], at: int) -> list[int]:
+    if at + 2 < len(lexemes) and lexemes[at + 1].text == "-" and lexemes[at + 2].kind == "number":
+        return [at + 1, at + 2]
+    return []
+
+
+def _a_date(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """ "15/04", "30-04": day and month joined, each small enough to be one."""
+    if at + 2 >= len(lexemes) or lexemes[at + 1].text not in _DATE_JOINERS:
+        return False
+    first, second = lexemes[at], lexemes[at + 2]
+    if second.kind != "number" or first.token is None or second.token is None:
+        return False
+    a, b = first.token.value, second.token.value
+    if a is None or b is None or first.token.share or second.token.share:
+        return False
+    return (
+        a == a.to_integral()
+        and b == b.to_integral()
+        and 1 <= a <= 31
+        and 1 <= b <= 31
+        and len(second.text) == 2
+    )
