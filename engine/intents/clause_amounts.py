@@ -53,6 +53,10 @@ _AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
 _KEEPING: Final = frozenset({"keep", "keeping", "leave", "leaving", "except", "excluding", "minus"})
 
 
+# Words before a number that make it a count of people or things ("these two", "the 3 of them").
+_COUNT_DETERMINERS: Final = frozenset({"these", "those", "both", "the", "all"})
+
+
 class AmountReading(ClauseState):
     def number(self, index: int, lexeme: Lexeme) -> int:
         token = lexeme.token
@@ -76,6 +80,11 @@ class AmountReading(ClauseState):
                 AmountSpec("unclear", written=written), index - 1, index, *([index + 1] * scaled)
             )
             return int(scaled)
+        counted = before is not None and before.text in _COUNT_DETERMINERS and not follows
+        if counted and token.value is not None and token.value == token.value.to_integral() and token.value <= 20:
+            # "to these two guys", "each of these two:", "the 3 of them": a number of people, no amount.
+            self.used.add(index)
+            return 0
         if token.value is None:
             unclear = AmountSpec("unclear", written=token.text)
             if follows or not self.after_its_asset(index, unclear, range(index, index + 1)):

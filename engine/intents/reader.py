@@ -424,6 +424,13 @@ class _Reader(AmountReading, UnknownReading):
             # "half to eth": a share of something said elsewhere goes to eth; eth is no amount's token.
             draft.to_asset = symbol
             draft.loose_amount = self.take_pending()
+        elif self.pending is not None and (
+            named := next(
+                (i for i in draft.items if i.asset == symbol and i.amount is None and not i.address), None
+            )
+        ):
+            # "stake my ETH in Lido. Amount is 4.5 ETH": how much of the token named before, not a second one.
+            named.amount = self.take_pending()
         elif self.pending is not None:
             target_like = self.prep in ("to", "for")
             draft.items.append(Item(symbol, self.take_pending(), target_like=target_like))

@@ -186,3 +186,24 @@ def test_numbers_that_name_are_no_amounts() -> None:
     assert _steps(parse(f"send 0.05 eth to {PAYEE} on base", (EVM_A, "base"))) == [
         ("transfer", "ETH", "0.05")
     ]
+
+
+def test_an_amount_said_apart_is_the_amount_of_the_token_named_before() -> None:
+    response = parse(
+        "Sir, I want to stake my ETH in Lido. Amount is 4.5 ETH. Kindly process the same.",
+        (EVM_A, "ethereum"),
+    )
+    assert _steps(response) == [("stake", "ETH", "4.5")]
+    two = f"send my usdc to {PAYEE} and 50 usdc to 0xa59aa6A15Bf3C2EACa362CbC577cB2d911d1FbCA on base"
+    assert not parse(two, (EVM_A, "base")).intents  # the first payee's amount is asked, never the second's
+
+
+def test_a_count_of_people_after_these_is_no_amount() -> None:
+    prompt = (
+        "send 100 usdc each to these two guys on base: "
+        f"{PAYEE} and 0xa59aa6A15Bf3C2EACa362CbC577cB2d911d1FbCA"
+    )
+    assert _steps(parse(prompt, (EVM_A, "base"))) == [
+        ("transfer", "USDC", "100"),
+        ("transfer", "USDC", "100"),
+    ]
