@@ -39,6 +39,35 @@ from engine.intents.vocabulary import (
 )
 from engine.intents.wording import CONDITION_WORDS, FILLER, NEGATIONS, TIME_UNITS, TIME_WORDS
 
+# Letters as dictation spells them out by name ("you ess dee see" is USDC, "bee ess see" BSC).
+_LETTER_NAMES: Final[dict[str, str]] = {
+    **dict.fromkeys(("ay", "a"), "a"),
+    **dict.fromkeys(("bee", "be", "b"), "b"),
+    **dict.fromkeys(("see", "sea", "cee", "c"), "c"),
+    **dict.fromkeys(("dee", "d"), "d"),
+    **dict.fromkeys(("ee", "e"), "e"),
+    **dict.fromkeys(("ef", "eff", "f"), "f"),
+    **dict.fromkeys(("gee", "g"), "g"),
+    **dict.fromkeys(("aitch", "h"), "h"),
+    **dict.fromkeys(("eye", "i"), "i"),
+    **dict.fromkeys(("jay", "j"), "j"),
+    **dict.fromkeys(("kay", "k"), "k"),
+    **dict.fromkeys(("el", "ell", "l"), "l"),
+    **dict.fromkeys(("em", "m"), "m"),
+    **dict.fromkeys(("en", "n"), "n"),
+    **dict.fromkeys(("oh", "o"), "o"),
+    **dict.fromkeys(("pee", "pea", "p"), "p"),
+    **dict.fromkeys(("cue", "queue", "q"), "q"),
+    **dict.fromkeys(("ar", "r"), "r"),
+    **dict.fromkeys(("ess", "es", "s"), "s"),
+    **dict.fromkeys(("tee", "tea", "t"), "t"),
+    **dict.fromkeys(("you", "u"), "u"),
+    **dict.fromkeys(("vee", "v"), "v"),
+    **dict.fromkeys(("ex", "x"), "x"),
+    **dict.fromkeys(("why", "y"), "y"),
+    **dict.fromkeys(("zee", "zed", "z"), "z"),
+}
+
 # Longest alias, in words, the lexicon tries to match ("binance smart chain").
 _MAX_PHRASE_WORDS: Final = 3
 # Most pieces a name said in pieces is joined from ("u s d c").
@@ -192,10 +221,15 @@ class Lexicon:
                 continue
             joined = "".join(item.text for item in window)
             lexeme = self._lookup((joined,))
-            if lexeme is None or lexeme.kind == "verb":
-                continue
-            if any(len(item.text) == 1 or self._unknown_word(item.text) for item in window):
-                return lexeme, size
+            if lexeme is not None and lexeme.kind != "verb":
+                if any(len(item.text) == 1 or self._unknown_word(item.text) for item in window):
+                    return lexeme, size
+            # "you ess dee see", "bee ess see": letters said by their names; every piece must be one.
+            letters = [_LETTER_NAMES.get(item.text) for item in window]
+            if all(letters):
+                named = self._lookup(("".join(letter or "" for letter in letters),))
+                if named is not None and named.kind in ("asset", "chain"):
+                    return named, size
         return None
 
     def _unknown_word(self, word: str) -> bool:

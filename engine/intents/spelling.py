@@ -114,5 +114,10 @@ _CASHTAG: Final = re.compile(r"(?<![\w$])\$(?=[A-Za-z])")
 
 
 def chat_text(prompt: str) -> str:
-    """The prompt with chat spelling undone: "*word" fixes applied and cashtags read as token names."""
-    return _CASHTAG.sub("", star_fixed(prompt))
+    """The prompt with chat spelling undone: "*word" fixes applied, cashtags read as token names, and an
+    address dictated as "zero ex" and its 40 hex digits written as one."""
+    return _DICTATED_ADDRESS.sub(r"0x\1", _CASHTAG.sub("", star_fixed(prompt)))
+
+
+# "to zero ex 08492f37f1bb...": dictation writes "0x" as words; the 40 hex digits after it are the address.
+_DICTATED_ADDRESS: Final = re.compile(r"\bzero[\s-]*(?:ex|x)\s+([0-9a-fA-F]{40})(?![0-9a-zA-Z])", re.IGNORECASE)

@@ -14,6 +14,10 @@ from engine.intents.wording import CONDITION_WORDS, TIME_OPENERS, TIME_UNITS, TI
 # Words that end the quoted part of a wait ("if eth drops below 3000, sell" quotes up to the comma).
 _CLAUSE_END: Final = frozenset({",", ";", ".", "!", "?"})
 _GREETED: Final = frozenset({"morning", "afternoon", "evening", "night"})
+# Words before a time that put it in the past ("since morning"), and before a level that tell where a
+# value is now ("currently above 2.0").
+_PAST_SINCE: Final = frozenset({"since", "ago", "earlier", "yesterday"})
+_NOW_WORDS: Final = frozenset({"currently", "now", "already", "still"})
 # Longest quote of a wait or a question, in words.
 _QUOTE_WORDS: Final = 8
 # Words that make a time recur ("every week", "daily", "per month").
@@ -54,6 +58,8 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
         clock = index + 2 < len(lexemes) and lexemes[index + 2].text == ":"
         if word == "at" and following is not None and following.kind == "number" and clock:
             return Wait("time", _quote(lexemes, index, 4), False)  # "at 9:30"
+        if previous is not None and previous.text in _PAST_SINCE and (word in TIME_WORDS or word in TIME_UNITS):
+            continue  # "he's been waiting since morning": a time already past, nothing waits for it
         if lexeme.kind == "word" and word in TIME_WORDS:
             after_number = previous is not None and previous.kind == "number"
             greeting = word in _GREETED and previous is not None and previous.text == "good"
@@ -72,6 +78,8 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
             return Wait("time", _quote(lexemes, index - 1, 3), False)  # "send this on that date"
         if word in CONDITION_WORDS and lexeme.kind == "word":
             return Wait("condition", _quote(lexemes, index), word == "whenever")
+        if word in _LEVEL_WORDS and previous is not None and previous.text in _NOW_WORDS:
+            continue  # "my health factor is currently above 2.0": where it is, not a level to wait for
         if word in _LEVEL_WORDS and _level_follows(lexemes, index + 1):
             return Wait("condition", _quote(lexemes, index), False)
     return None

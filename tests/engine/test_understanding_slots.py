@@ -207,3 +207,23 @@ def test_a_count_of_people_after_these_is_no_amount() -> None:
         ("transfer", "USDC", "100"),
         ("transfer", "USDC", "100"),
     ]
+
+
+def test_dictated_letters_and_addresses() -> None:
+    response = parse(
+        "send fifty you ess dee see to zero ex 08492f37f1bbf404506ae74ecf6c37fda134edb8 on base",
+        (EVM_A, "base"),
+    )
+    assert [(i.asset, str(i.amount), i.recipient) for i in response.intents] == [
+        ("USDC", "50", "0x08492f37f1bbf404506ae74ecf6c37fda134edb8")
+    ]
+    bsc = parse(f"send twenty five hundred tether to {PAYEE} on bee ess see", (EVM_A, "bsc"))
+    assert [(i.asset, i.chain) for i in bsc.intents] == [("USDT", "bsc")]
+
+
+def test_a_time_already_past_or_a_level_where_it_is_now_waits_for_nothing() -> None:
+    prompt = (
+        "Please borrow 1.5 WETH on Aave on Arbitrum. I confirm that my health factor is currently above 2.0."
+    )
+    assert _steps(parse(prompt, (EVM_A, "arbitrum"))) == [("borrow", "WETH", "1.5")]
+    assert not parse("swap 1 eth to usdc when eth is above 4000", (EVM_A, "base")).intents
