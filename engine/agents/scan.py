@@ -178,7 +178,14 @@ def parse_amount(text: str) -> Decimal | None:
     return None if match is None else _amount_value(match)
 
 
+# "4.000", "1.500": a thousands dot to many writers and a decimal point to others; the intent reader asks
+# (engine/intents/numerals.py), and an alert never arms at one reading of it.
+_DOT_THOUSANDS = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+
+
 def _amount_value(match: re.Match[str]) -> Decimal | None:
+    if _DOT_THOUSANDS.fullmatch(match.group("num")):
+        return None
     try:
         value = Decimal(match.group("num").replace(",", ""))
     except InvalidOperation:

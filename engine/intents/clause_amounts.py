@@ -81,7 +81,12 @@ class AmountReading(ClauseState):
             )
             return int(scaled)
         counted = before is not None and before.text in _COUNT_DETERMINERS and not follows
-        if counted and token.value is not None and token.value == token.value.to_integral() and token.value <= 20:
+        if (
+            counted
+            and token.value is not None
+            and token.value == token.value.to_integral()
+            and token.value <= 20
+        ):
             # "to these two guys", "each of these two:", "the 3 of them": a number of people, no amount.
             self.used.add(index)
             return 0

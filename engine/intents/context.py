@@ -183,12 +183,18 @@ def repeat(previous: Draft, change: Draft) -> Draft:
     fixed = correct(previous, change)
     if change.action is not None:
         fixed.action, fixed.verb = change.action, change.verb
-    if change.elsewhere and not change.addresses:
+    if (change.elsewhere or _names_someone(previous, change)) and not change.addresses:
         fixed.addresses = []
         for item in fixed.items:
             item.address = None
     fixed.again = False
     return fixed
+
+
+def _names_someone(previous: Draft, change: Draft) -> bool:
+    """ "and carol gets the same": a payment repeated with words the reading set aside may name another
+    payee, whose address was not said; it is asked, never the last payee's taken."""
+    return previous.action == "transfer" and any(item.kind == "word" for item in change.unread)
 
 
 _COMPLEMENT: Final = frozenset({"other", "rest", "remaining", "remainder"})
@@ -351,6 +357,8 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniver
     ):
         # A bare token correcting a swap names the token said last, its target ("make it usdc.e").
         first.to_asset, new_asset = new_asset, None
+    if change.to_asset is not None and first.to_asset is not None:
+        first.to_asset = change.to_asset  # "make that 2 eth to dai instead": the target it names
     if new_asset is not None:
         old_asset = first.items[0].asset if first.items else None
         for draft in drafts:

@@ -221,9 +221,9 @@ class Lexicon:
                 continue
             joined = "".join(item.text for item in window)
             lexeme = self._lookup((joined,))
-            if lexeme is not None and lexeme.kind != "verb":
-                if any(len(item.text) == 1 or self._unknown_word(item.text) for item in window):
-                    return lexeme, size
+            pieces = any(len(item.text) == 1 or self._unknown_word(item.text) for item in window)
+            if lexeme is not None and lexeme.kind != "verb" and pieces:
+                return lexeme, size
             # "you ess dee see", "bee ess see": letters said by their names; every piece must be one.
             letters = [_LETTER_NAMES.get(item.text) for item in window]
             if all(letters):

@@ -10,6 +10,7 @@ the ones it places, and one it could not place is asked about, never dropped.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from engine.intents.wording import CONDITION_WORDS, NEGATIONS, TIME_UNITS, TIME_WORDS
@@ -69,4 +70,12 @@ def meaning_words(text: str) -> list[str]:
         if word in _PAST_MARKERS and words[index + 1] in _PAST_TIMES
     }
     past |= {index + 1 for index in past}
-    return [word for index, word in enumerate(words) if word in MEANING_WORDS and index not in past]
+    return [
+        word
+        for index, word in enumerate(words)
+        if (word in MEANING_WORDS or _MULTIPLIER.fullmatch(word)) and index not in past
+    ]
+
+
+# "x2", "x3": a multiple written as trading chat writes it; how many times what is asked, never set aside.
+_MULTIPLIER: Final = re.compile(r"x\d{1,3}")

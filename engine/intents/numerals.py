@@ -43,9 +43,14 @@ SCALES: Final[dict[str, int]] = {
     "lacs": 100_000,
     "crore": 10_000_000,
     "crores": 10_000_000,
+    # As learners write them after a number ("3 thousands USDC"); alone ("thousands of usdc") they are no
+    # number, and the lexer reads no number word from them.
+    "thousands": 1_000,
+    "millions": 1_000_000,
+    "billions": 1_000_000_000,
 }
 # Suffixes that may be glued to digits ("1.5k"); "hundred" is a word only.
-GLUED_SCALES: Final = frozenset(SCALES)
+GLUED_SCALES: Final = frozenset(SCALES) - {"thousands", "millions", "billions"}
 
 _UNITS: Final[dict[str, int]] = {
     "zero": 0,

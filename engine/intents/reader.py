@@ -73,6 +73,9 @@ _STRUCTURE: Final[frozenset[str]] = (
 )
 
 
+# Words that make "funds", "tokens", "assets" all of a wallet's contents ("all my funds", "my entire bag").
+_TOTALITY: Final = frozenset({"all", "entire", "whole", "every", "full", "everything", "max"})
+
 # Words for what remains of a balance ("what's left", "the leftovers"), read as the whole of what is there.
 _LEFT_WORDS: Final = frozenset({"left", "leftover", "leftovers"})
 
@@ -221,6 +224,15 @@ class _Reader(AmountReading, UnknownReading):
             self.used.add(index)  # "claim my staking rewards": a verb used as an adjective
         return 0
 
+    def totals(self, index: int, word: str) -> bool:
+        """True when a word for a wallet's contents means all of them: "everything", or "funds", "tokens",
+        "assets" with a word of totality before it ("all my funds"); "bridge treasury funds over" says
+        neither which token nor how much, and is asked, never a sweep of the wallet."""
+        if word == "everything":
+            return True
+        before = {lexeme.text for lexeme in self.lexemes[max(0, index - 3) : index]}
+        return bool(before & _TOTALITY)
+
     def stays_in_wallet(self, index: int) -> int:
         """How many lexemes after "leave"/"keep" say the tokens stay in the wallet ("the proceeds in the
         wallet", "it in my wallet"), or 0."""
@@ -337,7 +349,7 @@ class _Reader(AmountReading, UnknownReading):
                 self.kept_at.append(index)
         elif word not in _STRUCTURE and word not in FILLER:
             used = False
-        if word in EVERYTHING_WORDS:
+        if word in EVERYTHING_WORDS and self.totals(index, word):
             draft.everything = True
             used = True
         if word in FEE_WORDS:

@@ -115,12 +115,25 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
     if any(s.verb for s in kept):
         # Background that names only an asset ("My daughter wants some ETH for a game") is set aside
         # beside a sentence that says what to do.
-        background = [s for s in kept if not s.verb and not _detail(s) and s not in asked]
+        background = [
+            s for s in kept if not s.verb and not _detail(s) and s not in asked and not _withholds(s)
+        ]
         kept = [s for s in kept if s not in background]
         talk += background
     if not kept:
         return Focus(text)
     return Focus(" ".join(s.text for s in kept), question=False, set_aside=[s.text for s in talk])
+
+
+# Bare refusals that withdraw a request when a sentence says nothing else ("actually no, don't.").
+_BARE: Final = 4
+_REFUSING: Final = frozenset({"don't", "dont", "nope", "cancel", "stop"})
+
+
+def _withholds(sentence: _Sentence) -> bool:
+    words = {lexeme.text for lexeme in sentence.lexemes}
+    bare = not sentence.verb and len(sentence.lexemes) <= _BARE + 2 and bool(words & _REFUSING)
+    return bool(words & WHETHER) or bare
 
 
 def _only_points(sentence: _Sentence) -> bool:
@@ -155,7 +168,10 @@ def _read(text: str, lexicon: Lexicon) -> _Sentence:
         and any(word in _CONFIRMING_VERBS for word in words)
     )
     # A sentence that withdraws or holds the request ("cancel.", "never mind.", "wait.") is part of it.
-    withholds = any(word in WHETHER for word in words)
+    named_any = any(lexeme.kind in _NAMED for lexeme in lexemes)
+    withholds = any(word in WHETHER for word in words) or (
+        not verbs and not named_any and len(words) <= _BARE and any(word in _REFUSING for word in words)
+    )  # "actually no, don't.": a bare refusal withdraws what came before
     # "All of it please.": how much, said in a sentence of its own.
     sizes = any(word in MAX_WORDS for word in words)
     content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds or sizes) and not confirms

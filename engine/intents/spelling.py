@@ -120,4 +120,6 @@ def chat_text(prompt: str) -> str:
 
 
 # "to zero ex 08492f37f1bb...": dictation writes "0x" as words; the 40 hex digits after it are the address.
-_DICTATED_ADDRESS: Final = re.compile(r"\bzero[\s-]*(?:ex|x)\s+([0-9a-fA-F]{40})(?![0-9a-zA-Z])", re.IGNORECASE)
+_DICTATED_ADDRESS: Final = re.compile(
+    r"\bzero[\s-]*(?:ex|x)\s+([0-9a-fA-F]{40})(?![0-9a-zA-Z])", re.IGNORECASE
+)

@@ -33,6 +33,7 @@ VERBS: Final[dict[str, str]] = {
     "teleport": "bridge",
     "relay": "bridge",
     "deposit": "deposit",
+    "dep": "deposit",
     "supply": "deposit",
     "lend": "deposit",
     "put": "swap",

@@ -58,7 +58,11 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
         clock = index + 2 < len(lexemes) and lexemes[index + 2].text == ":"
         if word == "at" and following is not None and following.kind == "number" and clock:
             return Wait("time", _quote(lexemes, index, 4), False)  # "at 9:30"
-        if previous is not None and previous.text in _PAST_SINCE and (word in TIME_WORDS or word in TIME_UNITS):
+        if (
+            previous is not None
+            and previous.text in _PAST_SINCE
+            and (word in TIME_WORDS or word in TIME_UNITS)
+        ):
             continue  # "he's been waiting since morning": a time already past, nothing waits for it
         if lexeme.kind == "word" and word in TIME_WORDS:
             after_number = previous is not None and previous.kind == "number"

@@ -176,3 +176,8 @@ def test_an_item_of_a_pasted_list_is_pointed_at_by_its_number() -> None:
     result = compile_request(pasted, WALLETS)
     assert isinstance(result, Compiled) and result.agent is not None
     assert (result.agent.chain, result.agent.threshold) == ("arbitrum", Decimal("1.3"))  # type: ignore[union-attr]
+
+
+def test_a_dot_before_three_digits_is_never_armed_at_one_reading() -> None:
+    result = compile_request("Please warn me when ETH is over 4.000 dollar. Danke.", WALLETS)
+    assert not isinstance(result, Compiled)

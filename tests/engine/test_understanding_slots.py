@@ -227,3 +227,34 @@ def test_a_time_already_past_or_a_level_where_it_is_now_waits_for_nothing() -> N
     )
     assert _steps(parse(prompt, (EVM_A, "arbitrum"))) == [("borrow", "WETH", "1.5")]
     assert not parse("swap 1 eth to usdc when eth is above 4000", (EVM_A, "base")).intents
+
+
+def test_a_new_payee_named_in_a_repeat_is_asked_never_the_last_ones_address() -> None:
+    context = f"User: send 1 eth to alice {PAYEE}\nFlip: Planned: transfer 1 ETH on Ethereum to alice."
+    response = parse("and carol gets the same", (EVM_A, "ethereum"), conversation_context=context)
+    assert not response.intents
+    assert kinds(response) == ["recipient"]
+
+
+def test_funds_without_all_is_no_sweep() -> None:
+    prompt = "please bridge treasury funds over to Arbitrum so the organisers have runway"
+    assert not parse(prompt, (EVM_A, "ethereum"), (EVM_A, "arbitrum")).intents
+
+
+def test_a_bare_refusal_after_an_order_withdraws_it() -> None:
+    prompt = "I wanted to deposit 100 USDC into Aave on Arbitrum... actually no, don't. I'm not ready yet."
+    assert not parse(prompt, (EVM_A, "arbitrum")).intents
+    pending = "Pending...\nSwap 2 ETH for USDC\nSubmitted 14 min ago\n\nis it stuck? cancel it"
+    assert not parse(pending, (EVM_A, "ethereum")).intents
+
+
+def test_plural_scales_a_target_correction_and_a_multiple_written_as_x2() -> None:
+    assert _steps(parse("Please exchange 3 thousands USDC on WETH on Polygon.", (EVM_A, "polygon"))) == [
+        ("swap", "USDC", "3000")
+    ]
+    context = "User: swap 2 eth to usdc on base\nFlip: Plan: swap 2 ETH to USDC on Base. Confirm?"
+    fixed = parse(
+        "hmm, make that 2 eth to dai instead, still on base", (EVM_A, "base"), conversation_context=context
+    )
+    assert [(i.asset, i.to_asset) for i in fixed.intents] == [("ETH", "DAI")]
+    assert not parse("0.5 eth -> usdc x2 base", (EVM_A, "base")).intents
