@@ -53,6 +53,18 @@ _AMOUNT_FOLLOWERS: Final[frozenset[str]] = (
 _KEEPING: Final = frozenset({"keep", "keeping", "leave", "leaving", "except", "excluding", "minus"})
 
 
+# Money that is not US dollars, beside an amount ("300 €", "£50", "5000 rupees"): the service prices in
+# USD only, so such an amount is asked, never read as a number of tokens.
+FOREIGN_MONEY: Final = frozenset(
+    {"\u20ac", "\u00a3", "\u00a5", "\u20b9", "eur", "euro", "euros", "gbp", "pound", "pounds", "quid", "chf"}
+    | {"francs", "yen", "jpy", "inr", "rupee", "rupees", "rs", "cad", "aud", "brl", "reais", "reals", "peso"}
+    | {"pesos", "mxn", "ngn", "naira", "zar", "rand", "krw", "won", "sgd", "idr", "rupiah", "pln", "zloty"}
+    | {"zlotys", "lira", "kes", "shillings", "php", "cny", "yuan", "rmb", "rub", "rubles", "roubles"}
+)
+
+# Words before "one" that make it a pointer ("the one of usdc", "that one"), never 1 of anything.
+_ONE_POINTERS: Final = frozenset({"the", "this", "that", "which", "other", "another", "each", "every", "no"})
+
 # Words before a number that make it a count of people or things ("these two", "the 3 of them").
 _COUNT_DETERMINERS: Final = frozenset({"these", "those", "both", "the", "all"})
 
@@ -67,10 +79,30 @@ class AmountReading(ClauseState):
             self.draft.refusal = f'Amounts can\'t be negative ("-{token.text}"); say how much to use.'
             self.used.add(index)
             return 0
-        if token.spelled and lexeme.text in ("one", "a", "an") and not follows and self.usd_next is None:
-            self.used.add(index)  # "the other one" is not an amount
-            return 0
         before = self.peek(index - 1)
+        foreign = following is not None and following.text in FOREIGN_MONEY
+        if foreign or (before is not None and before.text in FOREIGN_MONEY):
+            # "300 €", "£50", "2 lakh rupees": money in a currency no price here is quoted in; asked.
+            shown = (
+                f"{token.text} {following.text}"
+                if foreign and following
+                else f"{before.text}{token.text}"
+                if before
+                else token.text
+            )
+            self.set_pending(
+                AmountSpec("unclear", written=shown), *([index, index + 1] if foreign else [index])
+            )
+            return int(foreign)
+        pointed = before is not None and before.text in _ONE_POINTERS
+        if (
+            token.spelled
+            and lexeme.text in ("one", "a", "an")
+            and (pointed or not follows)
+            and self.usd_next is None
+        ):
+            self.used.add(index)  # "the other one", "the one of usdc": which one, not an amount
+            return 0
         if before is not None and before.text == "worth" and index > 1 and self.lexemes[index - 2].asset:
             # "send eth worth 1 lakh": a value in a currency nobody named (dollars were read before this),
             # so no amount of the token; asked, never taken for 100,000 ETH.

@@ -50,14 +50,27 @@ _REPEATING: Final = frozenset({"same", "another", "more", "again", "other", "res
 _COMPARING: Final = frozenset({"as", "like"})
 
 
+# Nouns after "same" that name a slot's value ("same chain", "same address"), not a repeat of the step.
+_SLOT_NOUNS: Final = frozenset(
+    {"chain", "network", "wallet", "address", "token", "asset", "protocol", "pool"}
+)
+# Words before "more" that make it another amount ("some more", "a bit more").
+_SOME: Final = frozenset({"some", "bit", "little", "few", "and", "then", "also", "plus"})
+
+
 def _repeats(piece: Sequence[Lexeme], joiner: str) -> bool:
     """A verbless piece that is another step like the one before: it says so ("the same", "another",
     "more", "again"), or "also"/"plus" lead into a new place or payee ("also to 0xB")."""
     following = [*(lexeme.text for lexeme in piece[1:]), ""]
-    if any(
-        lexeme.text in _REPEATING and not (lexeme.text == "same" and after in _COMPARING)
-        for lexeme, after in zip(piece, following, strict=True)
-    ):
+    previous = ["", *(lexeme.text for lexeme in piece[:-1])]
+    kinds = ["", *(lexeme.kind for lexeme in piece[:-1])]
+    for lexeme, after, before, before_kind in zip(piece, following, previous, kinds, strict=True):
+        if lexeme.text not in _REPEATING:
+            continue
+        if lexeme.text == "same" and (after in _COMPARING or after in _SLOT_NOUNS):
+            continue  # "same as last week", "same chain": a comparison or a slot's value, no new step
+        if lexeme.text == "more" and before and before_kind != "number" and before not in _SOME:
+            continue  # "spark pays more now": a comparison; "100 more", "some more" are another step
         return True
     return joiner in ("also", "plus") and any(
         lexeme.kind in ("evm", "sol", "ens", "chain") for lexeme in piece

@@ -17,6 +17,7 @@ from engine.intents.holdings import every_one, kept_back, of_stated, told_estima
 from engine.intents.identifiers import without_identifiers
 from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
+from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
 from engine.intents.shape import is_question, rewrite
@@ -95,7 +96,12 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
         elif piece.mark == "again" and drafts:
             drafts.extend(repeat_steps(drafts, draft))
         elif draft.has_content or draft.times or draft.unread or draft.unsupported or draft.refusal:
-            drafts.extend(step for one in into_vault(draft) for step in distributed(one))
+            drafts.extend(
+                step
+                for moved in out_of_protocol(draft)
+                for one in into_vault(moved)
+                for step in distributed(one)
+            )
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
     narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
     return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped), narration=narration)

@@ -84,6 +84,10 @@ class Draft:
     replaces: str | None = None
     # The preposition a clause stops at, what it was about to name unsaid ("deposit 300 usdc into").
     cut_off: str | None = None
+    # The lending protocol the tokens come out of ("from aave"), when another takes them or they go on.
+    from_protocol: str | None = None
+    # The loose amount was said "of it" ("send 260 of it"): a part of the amount named before.
+    of_it: bool = False
     # What the request rules out ("not across", "do not remove ..."): names and actions the plan must not use.
     excluded: list[str] = field(default_factory=list)
     excluded_actions: list[str] = field(default_factory=list)

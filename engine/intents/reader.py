@@ -128,7 +128,10 @@ class _Reader(AmountReading, UnknownReading):
         elif kind in ("chain", "asset"):
             self.noun(index, lexeme)
         elif kind == "protocol":
-            if self.draft.protocol in (None, lexeme.protocol):
+            if self.prep == "from" and self.draft.from_protocol is None:
+                self.draft.from_protocol = lexeme.protocol  # "move 5000 usdc from aave to spark"
+                self.used.add(index)
+            elif self.draft.protocol in (None, lexeme.protocol):
                 self.draft.protocol = lexeme.protocol
                 self.used.add(index)
             self.prep = None
@@ -372,6 +375,7 @@ class _Reader(AmountReading, UnknownReading):
             draft.pronoun = True
             used = True
             if self.pending is not None:  # "half of it", "all of them"
+                draft.of_it = (before := self.peek(index - 1)) is not None and before.text == "of"
                 draft.loose_amount = self.take_pending()
         following = self.peek(index + 1)
         if word == "same" and following is not None and following.text in ("as", "like"):

@@ -104,7 +104,7 @@ class Resolver(Guards):
         aside = [item for item in unread if item.kind == "word" and not meaning_words(item.text)]
         unread = [item for item in unread if item not in aside]
         if aside:
-            words = ", ".join(f'"{item.text}"' for item in aside)
+            words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in aside))
             verb = "changes" if len(aside) == 1 else "change"
             self.outcome.notes.append(f"I set aside {words}, which {verb} nothing in the plan.")
         if not unread:

@@ -99,6 +99,15 @@ def _share_of_which(draft: Draft) -> None:
     """ "my balance is 1200 usdc, swap half of it": a share of "it" beside a written amount may be a share of
     that amount or of the balance, and is neither that amount itself; the amount is asked, never guessed."""
     loose = draft.loose_amount
+    if draft.of_it and loose is not None and loose.kind == "exact" and len(draft.items) == 1:
+        told = draft.items[0].amount
+        if told is not None and told.kind == "exact" and loose.value is not None and told.value is not None:
+            # "... shows 1,260 USDC received. send 260 of it": 260 of the 1,260 (never more than it).
+            draft.items[0].amount = (
+                loose if loose.value <= told.value else AmountSpec("unclear", written=loose.written)
+            )
+            draft.loose_amount = None
+        return
     if not draft.pronoun or loose is None or loose.kind != "fraction":
         return
     for item in draft.items:

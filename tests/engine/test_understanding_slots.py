@@ -258,3 +258,42 @@ def test_plural_scales_a_target_correction_and_a_multiple_written_as_x2() -> Non
     )
     assert [(i.asset, i.to_asset) for i in fixed.intents] == [("ETH", "DAI")]
     assert not parse("0.5 eth -> usdc x2 base", (EVM_A, "base")).intents
+
+
+def test_moving_between_lending_protocols_withdraws_first() -> None:
+    response = parse("move 5000 usdc from aave to spark, spark pays more now", (EVM_A, "ethereum"))
+    assert [(i.action, i.protocol, str(i.amount)) for i in response.intents] == [
+        ("withdraw", "aave", "5000"),
+        ("deposit", "spark", "chained"),
+    ]
+    assert [i.action for i in parse("withdraw 100 usdc from aave", (EVM_A, "ethereum")).intents] == [
+        "withdraw"
+    ]
+
+
+def test_same_chain_is_a_slots_value_not_a_second_step() -> None:
+    prompt = "withdraw all my dai from spark pls and put it on aave, same chain"
+    response = parse(prompt, (EVM_A, "ethereum"))
+    assert [(i.action, i.protocol) for i in response.intents] == [("withdraw", "spark"), ("deposit", "aave")]
+
+
+def test_part_of_a_told_amount_said_of_it() -> None:
+    sol = "E8cr2tebmKd7Gn7nfBeD1a7Y2A6PJmUyVdZBmWHoGZFV"
+    prompt = f"our POS shows 1,260.00 USDC received on Solana today. send 260 of it to my accountant {sol}"
+    assert _steps(parse(prompt, ("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM", "solana"))) == [
+        ("transfer", "USDC", "260")
+    ]
+
+
+def test_the_one_is_which_one_never_one_token() -> None:
+    response = parse("repay my debt in aave arbitrum, the one of usdc, all", (EVM_A, "arbitrum"))
+    assert _steps(response) == [("repay", "USDC", "max")]
+
+
+def test_money_in_another_currency_is_asked() -> None:
+    response = parse(
+        "I should like to buy ETH for 300 € on Arbitrum, with my USDC please.", (EVM_A, "arbitrum")
+    )
+    assert not response.intents
+    pounds = parse(f"send £50 of usdc to {PAYEE} on arbitrum", (EVM_A, "arbitrum"))
+    assert not pounds.intents
