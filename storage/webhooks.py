@@ -24,10 +24,10 @@ from storage.events import (
     ENDPOINT_ACTIVE,
     ENDPOINT_DISABLED,
     QUEUED,
-    Event,
     event_from_row,
 )
 from storage.schema import deliveries, delivery_attempts, events, webhook_endpoints
+from storage.webhook_records import AttemptRecord, Leased, LeaseRound, Settled
 
 # An endpoint removed by its tenant; kept so deliveries and attempts keep their rows.
 ENDPOINT_DELETED = "deleted"
@@ -65,64 +65,6 @@ class Endpoint:
     previous_secret_hash: str | None = None
     previous_salt: str | None = None
     previous_expires_at: int | None = None
-
-
-@dataclass(frozen=True)
-class AttemptRecord:
-    """One recorded delivery attempt, as the tenant's attempt history shows it."""
-
-    delivery_id: str
-    event_id: str
-    attempt: int
-    at: int
-    outcome: str
-    status_code: int | None
-    latency_ms: int | None
-    error: str | None
-    response_body: str | None
-    delivery_state: str
-    next_attempt_at: int | None
-
-
-@dataclass(frozen=True)
-class Leased:
-    """A delivery leased for one attempt: what the sender needs, and `attempts` made before this one.
-    `previous_salt` and `previous_secret_hash` are set while a rotated-out secret still signs."""
-
-    delivery_id: str
-    endpoint_id: str
-    url: str
-    salt: str
-    secret_hash: str
-    attempts: int
-    event: Event
-    previous_salt: str | None = None
-    previous_secret_hash: str | None = None
-
-
-@dataclass(frozen=True)
-class LeaseRound:
-    """The rows one lease round took, and whether due rows were left behind for lack of capacity."""
-
-    leased: list[Leased]
-    waiting: bool
-
-
-@dataclass(frozen=True)
-class Settled:
-    """The outcome of one attempt to store. `retry_at` (epoch-ms) schedules the next attempt of a failed
-    delivery; a failed one without it is dead-lettered."""
-
-    delivery_id: str
-    endpoint_id: str
-    attempt: int
-    at: int
-    delivered: bool
-    status_code: int | None
-    latency_ms: int | None
-    error: str | None
-    response_body: str | None
-    retry_at: int | None
 
 
 def _endpoint(row: sa.Row[Any]) -> Endpoint:

@@ -24,7 +24,7 @@ from ulid import ULID
 
 from storage import StorageError
 from storage.clock import wall_seconds
-from storage.webhooks import Leased, Settled
+from storage.webhook_records import Leased, Settled
 from watchers.outbox.body import render_body
 from watchers.outbox.schedule import DISABLE_AFTER_DEAD, retry_at
 from watchers.outbox.store import DeliveryStore

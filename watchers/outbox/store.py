@@ -8,7 +8,7 @@ from typing import Protocol
 
 from storage import Database
 from storage import webhooks as repo
-from storage.webhooks import LeaseRound, Settled
+from storage.webhook_records import LeaseRound, Settled
 
 
 class DeliveryStore(Protocol):
