@@ -86,7 +86,11 @@ async def test_repay_remedy_executed_on_the_fork_restores_the_health_factor(worl
     # The same proof as POST /plan with options.verify: the repay's effect held to its words.
     verification = body["verification"]
     assert verification["verified"] is True, verification["discrepancies"]
-    assert {"you send 600 USDC", "you owe 600 USDC less"} <= set(verification["changes"]["wording"])
+    assert "you send 600 USDC" in verification["changes"]["wording"]
+    # Aave's debt is scaled by an index that moves between blocks: the debt falls by 600 within a unit or
+    # two of its last decimal (the check's own slack), so the sentence is held to that, not to its text.
+    (owe,) = [s for s in verification["changes"]["sentences"] if s["kind"] == "owe_less"]
+    assert owe["asset"] == "USDC" and abs(Decimal(owe["amount"]) - 600) <= Decimal("0.000002"), owe
     assert [s["changes"]["gas_fee"]["asset"] for s in simulation["steps"]] == ["ETH", "ETH"]
     for step in body["plan"]["steps"]:
         await world.execute(step)
