@@ -15,7 +15,6 @@ from engine.intents.clauses import split_steps
 from engine.intents.drafts import AmountSpec, Draft, Item
 from engine.intents.holdings import every_one, kept_back, of_stated, told_estimate, told_past, worth_after
 from engine.intents.identifiers import without_identifiers
-from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed
@@ -70,7 +69,7 @@ class Text:
 
 def read_text(text: str, lexicon: Lexicon) -> Text:
     """Read a request text (clarification lines are not part of it)."""
-    lexemes = lexicon.read(tokenize(text))
+    lexemes = lexicon.read_text(text)
     lexemes = without_identifiers(lexemes)
     shaped = rewrite(kept_back(every_one(of_stated(worth_after(told_estimate(told_past(lexemes)))))))
     drafts: list[Draft] = []

@@ -20,7 +20,6 @@ from engine.intents.amounts import Facts, address_key, quantum, share_of, tidy, 
 from engine.intents.clarify import clarification, option, split_answers
 from engine.intents.context import read_request, recent_turns
 from engine.intents.drafts import AmountSpec
-from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.models import Clarification, Intent, IntentRequest, IntentResponse
 from engine.intents.payees import refusal as payee_refusal
@@ -69,7 +68,7 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
     words = Words()
     multiples: list[tuple[int, int]] = []
     for text, current in texts:
-        for lexeme in lexicon.read(tokenize(text)):
+        for lexeme in lexicon.read_text(text):
             if lexeme.asset is not None:
                 words.assets.update((lexeme.asset, lexeme.text))
             if lexeme.chain is not None and lexeme.asset is None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.intents.english import is_common
-from engine.intents.lexer import Token, TypoIndex
+from engine.intents.lexer import Token, TypoIndex, tokenize
 from engine.intents.numerals import FRACTION_NAMES, NUMBER_WORDS, SCALES
 from engine.intents.universe import AssetUniverse, VaultName
 from engine.intents.vocabulary import (
@@ -67,6 +68,10 @@ _LETTER_NAMES: Final[dict[str, str]] = {
     **dict.fromkeys(("why", "y"), "y"),
     **dict.fromkeys(("zee", "zed", "z"), "z"),
 }
+
+# Texts whose lexemes are kept (a request's sentences and its earlier turns, for the grounding check's
+# second reading); bounded, so one process's memory does not grow with the requests it reads.
+_READ_CACHE: Final = 1024
 
 # Longest alias, in words, the lexicon tries to match ("binance smart chain").
 _MAX_PHRASE_WORDS: Final = 3
@@ -143,6 +148,7 @@ class Lexicon:
 
     def __init__(self, universe: AssetUniverse) -> None:
         self.universe = universe
+        self._read_cached = functools.lru_cache(maxsize=_READ_CACHE)(self._read_tuple)
         self._chains = {tuple(alias.split()): slug for alias, slug in universe.chain_aliases().items()}
         known_chains = set(self._chains.values())
         for nickname, slug in CHAIN_NICKNAMES.items():
@@ -165,6 +171,14 @@ class Lexicon:
         for word in _GRAMMAR_WORDS | FROM_WORDS | TO_WORDS | ON_WORDS | WITH_WORDS:
             entries.setdefault(word, f"word:{word}")
         self._typos = TypoIndex(entries, _KNOWN_WORDS)
+
+    def read_text(self, text: str) -> list[Lexeme]:
+        """The lexemes of `text`. A request is read by the parser and again by the grounding check (and its
+        sentences apart): the same text's lexemes, which never change, are kept for the next reading."""
+        return list(self._read_cached(text))
+
+    def _read_tuple(self, text: str) -> tuple[Lexeme, ...]:
+        return tuple(self.read(tokenize(text)))
 
     def read(self, tokens: Sequence[Token]) -> list[Lexeme]:
         """Classify tokens, matching multi-word aliases greedily and correcting single-word typos."""
@@ -221,8 +235,11 @@ class Lexicon:
                 continue
             joined = "".join(item.text for item in window)
             lexeme = self._lookup((joined,))
-            pieces = any(len(item.text) == 1 or self._unknown_word(item.text) for item in window)
-            if lexeme is not None and lexeme.kind != "verb" and pieces:
+            if (
+                lexeme is not None
+                and lexeme.kind != "verb"
+                and any(len(item.text) == 1 or self._unknown_word(item.text) for item in window)
+            ):
                 return lexeme, size
             # "you ess dee see", "bee ess see": letters said by their names; every piece must be one.
             letters = [_LETTER_NAMES.get(item.text) for item in window]

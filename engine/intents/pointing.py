@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.intents.drafts import Draft
-from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 
 
@@ -29,7 +28,7 @@ def point_venues(drafts: Sequence[Draft], around: Sequence[str], lexicon: Lexico
         protocols: list[str] = []
         vaults = []
         for text in around:
-            for lexeme in lexicon.read(tokenize(text)):
+            for lexeme in lexicon.read_text(text):
                 if lexeme.protocol is not None and lexeme.protocol not in protocols:
                     protocols.append(lexeme.protocol)
                 if lexeme.vault is not None and lexeme.vault not in vaults:

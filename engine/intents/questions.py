@@ -7,7 +7,6 @@ from typing import Final
 
 from engine.intents.amounts import Facts
 from engine.intents.clarify import Answer, Answers, clarification, option
-from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexicon
 from engine.intents.steps import ASSET_ACTIONS, Outcome, Step
 from engine.intents.wallets import WalletContext
@@ -69,7 +68,7 @@ class Asker:
         )
 
     def read_chain(self, text: str) -> str | None:
-        return next((lx.chain for lx in self.lexicon.read(tokenize(text)) if lx.chain), None)
+        return next((lx.chain for lx in self.lexicon.read_text(text) if lx.chain), None)
 
     def read_asset(self, text: str) -> str | None:
-        return next((lx.asset for lx in self.lexicon.read(tokenize(text)) if lx.asset), None)
+        return next((lx.asset for lx in self.lexicon.read_text(text) if lx.asset), None)

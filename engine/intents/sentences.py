@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine.intents.lexer import tokenize
 from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.meaning import WHETHER, meaning_words
 from engine.intents.message import Message, find_request
@@ -156,7 +155,7 @@ def _detail(sentence: _Sentence) -> bool:
 
 
 def _read(text: str, lexicon: Lexicon) -> _Sentence:
-    lexemes = lexicon.read(tokenize(text))
+    lexemes = lexicon.read_text(text)
     verbs = [lexeme for lexeme in lexemes if lexeme.kind == "verb" and not lexeme.gerund]
     words = [lexeme.text for lexeme in lexemes if lexeme.kind != "punct"]
     # A question by its mark, or by a question word first; an auxiliary first without a mark ("Is for my

@@ -22,7 +22,6 @@ from engine.intents.amounts import (
     usd_to_tokens,
 )
 from engine.intents.drafts import MAX, AmountSpec
-from engine.intents.lexer import tokenize
 from engine.intents.questions import Asker
 from engine.intents.reader import read_clause
 from engine.intents.steps import Step
@@ -66,7 +65,7 @@ class Settler:
         self.outcome = asker.outcome
 
     def read_amount(self, text: str) -> AmountSpec | None:
-        draft = read_clause(self.asker.lexicon.read(tokenize(text)))
+        draft = read_clause(self.asker.lexicon.read_text(text))
         amounts = [item.amount for item in draft.items if item.amount is not None]
         return amounts[0] if amounts else draft.loose_amount
 
