@@ -100,6 +100,7 @@ class AmountReading(ClauseState):
             and lexeme.text in ("one", "a", "an")
             and (pointed or not follows)
             and self.usd_next is None
+            and not (before is not None and before.text in ALL_BUT_WORDS and lexeme.text == "one")
         ):
             self.used.add(index)  # "the other one", "the one of usdc": which one, not an amount
             return 0

@@ -70,7 +70,19 @@ class UnknownReading(ClauseState):
         swap_target = (
             self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
         )
-        if self.pending is not None and not swap_target and is_common(word):
+        of_amount = (
+            following is not None
+            and following.text == "of"
+            and (amount := self.peek(index + 2)) is not None
+            and amount.kind == "number"
+        )
+        if self.pending is not None and not swap_target and is_common(word) and of_amount:
+            # "2 payments of 500": a count that multiplies the amount after it is never dropped; the
+            # number is left unread, so it is asked about rather than planned as one payment.
+            self.dropped.update(self.pending_at)
+            self.used.add(index)
+            self.pending, self.pending_at = None, []
+        elif self.pending is not None and not swap_target and is_common(word):
             # "to my two nephews": a number of people or things, not an amount of a token.
             self.used.update([index, *self.pending_at])
             self.pending, self.pending_at = None, []

@@ -120,6 +120,12 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
             if not steps:
                 steps.append(Piece(opening))  # "half to eth and the other half to wbtc": no verb in either
                 opening = []
+        if piece.mark in ("correct", "reset") and any(lexeme.asset is not None for lexeme in opening):
+            # "3 eth -> usdc, no wait, 2": a step said without a verb (it names its tokens) is still a
+            # step the correction amends (or a reset withdraws), never a part of the correction. A bare
+            # number before it ("wait 50?? no, half of 1 eth") is no step: it stays with the correction.
+            steps.append(Piece(opening))
+            opening = []
         if piece.mark is not None or _starts_step(piece.lexemes):
             piece.lexemes[:0], opening = opening, []
             steps.append(piece)

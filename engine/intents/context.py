@@ -13,12 +13,21 @@ from typing import Final
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.drafts import AmountSpec, Draft, Item
-from engine.intents.holdings import every_one, kept_back, of_stated, told_estimate, told_past, worth_after
+from engine.intents.holdings import (
+    every_one,
+    kept_back,
+    kept_rest,
+    of_stated,
+    told_estimate,
+    told_past,
+    worth_after,
+)
 from engine.intents.identifiers import without_identifiers
 from engine.intents.lexicon import Lexicon
 from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
+from engine.intents.remarks import remarks
 from engine.intents.shape import is_question, rewrite
 from engine.intents.universe import AssetUniverse
 from engine.intents.vaults import into_vault
@@ -71,7 +80,7 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     """Read a request text (clarification lines are not part of it)."""
     lexemes = lexicon.read_text(text)
     lexemes = without_identifiers(lexemes)
-    shaped = rewrite(kept_back(every_one(of_stated(worth_after(told_estimate(told_past(lexemes)))))))
+    shaped = rewrite(remarks(kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(lexemes)))))))))
     drafts: list[Draft] = []
     for piece in split_steps(shaped):
         draft = read_clause(piece.lexemes)

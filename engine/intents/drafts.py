@@ -45,7 +45,8 @@ class Item:
 class Unread:
     """Words of a clause the reading did not use, as written; `kind` says why they matter: `word` (not
     understood), `number` (a number that is no amount of anything), `verb` (an action not placed) or
-    `negation` (not, except, ...)."""
+    `negation` (not, except, ...), or `remark` (a negation that only says how the user feels or why: "i
+    dont want the volatility"; set aside)."""
 
     text: str
     kind: str

@@ -34,6 +34,20 @@ def is_common(word: str) -> bool:
     return zipf(word) >= COMMON_ZIPF or any(zipf(stem) >= COMMON_ZIPF for stem in _singulars(word))
 
 
+# Zipf frequency from which a word is one English text uses at all ("volatility" 3.49, "regret" 4.37; the
+# small list leaves out rare slang such as "ngl"): a remark's words must all reach it, so a clause in
+# another language ("no sé todavía", "quiero" 2.41) is never taken for an English remark.
+KNOWN_ZIPF: Final = 2.5
+
+
+def is_english(word: str) -> bool:
+    """True for a word English text uses (see KNOWN_ZIPF); written in ASCII letters, apostrophes allowed."""
+    bare = word.replace("'", "")
+    if not bare.isascii() or not bare.isalpha():
+        return False
+    return zipf(word.lower()) >= KNOWN_ZIPF or zipf(bare.lower()) >= KNOWN_ZIPF
+
+
 def _singulars(word: str) -> list[str]:
     """What a plural may be the plural of: "nephews" -> nephew, "boxes" -> box, "babies" -> baby."""
     if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):

@@ -26,6 +26,8 @@ _RESTING_WORDS: Final = frozenset({"sitting", "sat", "parked", "lying", "chillin
 _ABOUT: Final = frozenset({"about", "around", "roughly", "approximately", "approx", "like", "~"})
 # "out of my 800 usdc": the holding named as where the share comes from.
 _OUT_OF: Final = ("out", "of", "my")
+# Whose the stated number is, between a share's "of" and the number ("a third of my 900 usdt").
+_OWNERS: Final = frozenset({"my", "our", "the", "his", "her", "their", "your", "this", "that"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +138,11 @@ def of_stated(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         if found is not None and at + found[1] < len(out) and out[at + found[1]].text == "of":
             # "a third of 1200 usdc": the share of the number right after it.
             share, used = found
-            number = _number(out, at + used + 1)
+            owner = 1 if at + used + 1 < len(out) and out[at + used + 1].text in _OWNERS else 0
+            number = _number(out, at + used + 1 + owner)
             if number is not None:
                 value, taken = number
-                asset_at = at + used + 1 + taken
+                asset_at = at + used + 1 + owner + taken
                 if asset_at < len(out) and out[asset_at].asset is not None:
                     written = " ".join(lexeme.text for lexeme in out[at:asset_at])
                     out[at:asset_at] = [_amount(share, value, written)]
@@ -178,6 +181,19 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
                 return [*told_away, *said, held.asset, *lexemes[at + used + pronoun :]], held.start
             return [*told_away, *lexemes[at:]], held.start
         at += 1
+    if held.told and any(lexeme.kind == "verb" for lexeme in lexemes[: held.start]):
+        # "put it into lido, all of it except one. he's got 3.2 eth on mainnet": a holding told after the
+        # request says what there is, never a step of its own; its chain words stay and say where. A
+        # share said before it ("only the half, i have 6 eth") is a share of what is told.
+        before = list(lexemes[: held.start])
+        shares = [at for at in range(len(before)) if _share(before, at) is not None]
+        plain = any(_number(before, at) is not None for at in range(len(before)))
+        if len(shares) == 1 and not plain:
+            at = shares[0]
+            share, used = _share(before, at) or (Fraction(0), 0)
+            written = " ".join(lexeme.text for lexeme in before[at : at + used])
+            before[at : at + used] = [_amount(share, held.value, written)]
+        return [*before, *lexemes[held.end :]], len(before)
     return lexemes, held.end - 1
 
 
@@ -342,3 +358,106 @@ def told_estimate(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         out.append(lexeme)
         at += 1
     return out
+
+
+# What is left once something is kept back ("keep 0.05 for gas, swap the rest").
+_REST: Final = (
+    ("the", "rest"),
+    ("the", "remainder"),
+    ("the", "remaining"),
+    ("the", "leftover"),
+    ("what's", "left"),
+    ("whats", "left"),
+    ("what", "left"),
+    ("what", "is", "left"),
+    ("everything", "else"),
+    ("rest",),
+    ("remainder",),
+)
+_KEEP_FIRST: Final = frozenset({"keep", "keeping", "leave", "leaving"})
+
+
+def kept_rest(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "keep 0.05 eth for gas and swap the rest", "i have 0.8 eth on base, keep 0.05, swap the rest": what
+    is kept is said first and the rest later. With a holding told before it, the rest is that holding less
+    what is kept, exactly (0.75 ETH); without one it is the whole balance but what is kept, read as "all
+    but 0.05 eth". Nothing is guessed: a kept number larger than the told holding is left as written."""
+    keep = next(
+        (
+            at
+            for at, lexeme in enumerate(lexemes)
+            if lexeme.text in _KEEP_FIRST and _number(lexemes, at + 1) is not None
+        ),
+        None,
+    )
+    if keep is None:
+        return _rest_then_kept(lexemes)
+    kept = _number(lexemes, keep + 1)
+    assert kept is not None
+    value, used = kept
+    end = keep + 1 + used
+    asset = lexemes[end] if end < len(lexemes) and lexemes[end].asset is not None else None
+    end += asset is not None
+    rest = next(
+        (
+            (at, len(phrase))
+            for at in range(end, len(lexemes))
+            for phrase in _REST
+            if tuple(lexeme.text for lexeme in lexemes[at : at + len(phrase)]) == phrase
+        ),
+        None,
+    )
+    if rest is None:
+        return _rest_then_kept(lexemes)
+    at, length = rest
+    if _acts_before(lexemes, at):
+        return list(lexemes)
+    after = at + length
+    if after < len(lexemes) and lexemes[after].text == "of":
+        owner = after + 1 + (after + 1 < len(lexemes) and lexemes[after + 1].text in _OWNERS)
+        if owner < len(lexemes) and lexemes[owner].asset is not None:
+            asset, after = asset or lexemes[owner], owner + 1  # "the rest of my eth"
+    held = next(
+        (
+            one
+            for start in range(keep)
+            if (one := _held(lexemes, start)) is not None
+            and one.told
+            and (asset is None or one.asset.asset == asset.asset)
+        ),
+        None,
+    )
+    if held is not None and value < held.value:
+        left = held.value - value
+        said = [Lexeme("number", f"{left:f}", token=Token("number", f"{left:f}", left)), held.asset]
+        before = [*lexemes[: held.start], *lexemes[held.end : keep]]
+    else:
+        number = Lexeme("number", f"{value:f}", token=Token("number", f"{value:f}", value))
+        said = [Lexeme("word", "all"), Lexeme("word", "but"), number, *([asset] if asset else [])]
+        before = list(lexemes[:keep])
+    return [*before, *lexemes[end:at], *said, *lexemes[after:]]
+
+
+def _rest_then_kept(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "stake the rest of my eth except keep one for gas": the rest named first and what is kept after it
+    is all of it but what is kept, read as "all of my eth except ..."."""
+    for at in range(len(lexemes)):
+        if _acts_before(lexemes, at):
+            break  # "send 0.69 eth, then swap the remaining eth": what remains after a step, not all of it
+        for phrase in _REST:
+            if tuple(lexeme.text for lexeme in lexemes[at : at + len(phrase)]) != phrase:
+                continue
+            later = [
+                one
+                for one in range(at + len(phrase), len(lexemes) - 1)
+                if lexemes[one].text in _KEEP_WORDS and _number(lexemes, one + 1) is not None
+            ]
+            if later:
+                return [*lexemes[:at], Lexeme("word", "all"), *lexemes[at + len(phrase) :]]
+    return list(lexemes)
+
+
+def _acts_before(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """True when a step acts before the verb that takes the rest at `at`: what remains is then what that
+    step leaves, which the planner works out from the step (never the whole balance less what is kept)."""
+    return sum(lexeme.kind == "verb" for lexeme in lexemes[:at]) > 1

@@ -165,6 +165,8 @@ class _Reader(AmountReading, UnknownReading):
             self.used.add(index)
         elif kind == "unknown":
             self.unknown(index, lexeme.text)
+        elif kind == "remark":
+            pass  # left unread: reported as a remark, set aside (engine.intents.remarks)
         else:
             return self.word(index, lexeme.text)
         return 0

@@ -103,10 +103,17 @@ class Resolver(Guards):
         # Open-class words change nothing the plan is made of: set aside, and said so.
         aside = [item for item in unread if item.kind == "word" and not meaning_words(item.text)]
         unread = [item for item in unread if item not in aside]
+        remarks = [item for item in unread if item.kind == "remark"]
+        unread = [item for item in unread if item not in remarks]
         if aside:
             words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in aside))
             verb = "changes" if len(aside) == 1 else "change"
             self.outcome.notes.append(f"I set aside {words}, which {verb} nothing in the plan.")
+        if remarks:
+            words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in remarks))
+            self.outcome.notes.append(
+                f"I set aside {words}: it says how you feel or why, not what to do or not to do."
+            )
         if not unread:
             return True
         quoted = ", ".join(f'"{item.text}"' for item in unread)

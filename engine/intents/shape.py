@@ -136,7 +136,7 @@ def _wished_done(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:
 def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     """The lexemes with links and corrections replaced by marks, politeness phrases dropped, and a past
     form a wish asks for read as its verb."""
-    lexemes = [_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)]
+    lexemes = _restated([_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)])
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
@@ -344,6 +344,35 @@ def _link(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]]:
     return 0, []
 
 
+# Words that confirm a value just said when it is said again ("a quarter. yes, a quarter").
+_AFFIRM: Final = frozenset({"yes", "yeah", "yep", "yup", "ok", "okay", "so"})
+
+
+def _restated(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """A value said twice in a row across a pause is said once: "..., sorry, 150. 150 usdc", "maybe just
+    a quarter. yes, a quarter". Only the same number, written alike, with nothing but punctuation and a
+    yes between; anything else is two values and left to the reader."""
+    out: list[Lexeme] = []
+    for lexeme in lexemes:
+        if lexeme.kind == "number" and lexeme.token is not None and lexeme.token.value is not None:
+            back = len(out) - 1
+            while back >= 0 and (out[back].text in _AFFIRM or out[back].kind == "punct"):
+                back -= 1
+            between = out[back + 1 :]
+            said = out[back] if back >= 0 else None
+            if (
+                said is not None
+                and any(one.text in _CLAUSE_END for one in between)
+                and said.kind == "number"
+                and said.text == lexeme.text
+                and said.token is not None
+                and said.token.value == lexeme.token.value
+            ):
+                del out[back:]
+        out.append(lexeme)
+    return out
+
+
 def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tuple[int, list[Lexeme]]:
     """A correction phrase at a clause boundary; the later statement wins."""
     if not said_before:
@@ -392,6 +421,17 @@ def _replaced_value(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Le
     negated = len(texts) == 4 and texts[0] == "not" and texts[2] in _CLAUSE_END
     if negated and kinds[1] in _REPLACED_KINDS and kinds[3] == kinds[1]:
         return 3, [mark("correct")]
+    if len(texts) >= 2 and texts[0] == "not" and kinds[1] == "number":
+        # "send 25 usdc, not 250. to 0x...": the value said before stands; the negated one (with its
+        # token, when it repeats it) is only what the user did not mean.
+        end = 2 + (len(kinds) > 2 and kinds[2] == "asset")
+        negated_value = lexemes[index + 1].token.value if lexemes[index + 1].token else None
+        said = any(
+            one.kind == "number" and one.token is not None and one.token.value == negated_value
+            for one in lexemes[:index]
+        )
+        if not said and (end >= len(texts) or texts[end] in _CLAUSE_END):
+            return end, [Lexeme("punct", ",")]
     if len(texts) >= 2 and kinds[0] in _REPLACED_KINDS and texts[1] == "instead":
         dropped = 2 if len(texts) == 4 and texts[2] == "of" and kinds[3] == kinds[0] else 0
         return 2 + dropped, [mark("correct"), lexemes[index]]

@@ -1,0 +1,148 @@
+"""Negations that are remarks, corrections of a step said without a verb, values said twice or negated
+after the fact, what is kept and the rest, a holding told after the request, and counts of payments.
+
+Each class is read the same way whatever words fill it; the controls show where the same words still
+change the plan (a negation beside a slot, a withdrawal, indecision, a foreign clause)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.intents.english import is_english
+from tests.engine.test_intents_support import EVM_A, parse
+
+ADDRESS = "0x138b259C07335a81B5a73BfedF459bD6343a0784"
+
+
+def _amounts(prompt: str, chain: str = "base") -> list[object]:
+    return [intent.amount for intent in parse(prompt, (EVM_A, chain)).intents]
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "i dont want the volatility",
+        "i don't want to lose money",
+        "don't make me regret this",
+        "so it doesn't go down in value",
+        "dont ask just do",
+        "i never trust banks",
+    ],
+)
+def test_a_negation_that_says_how_the_user_feels_is_set_aside_and_named(remark: str) -> None:
+    response = parse(f"swap 1 eth to usdc on base, {remark}", (EVM_A, "base"))
+    assert [(i.action, i.amount) for i in response.intents] == [("swap", Decimal(1))]
+    # A clause's opening joiner ("so") is not part of what is quoted back.
+    assert f'"{remark.removeprefix("so ")}"' in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "actually no, don't",  # withdraws the request
+        "don't do it yet",  # points back at the request
+        "not on base",  # a slot
+        "not 1 eth",  # a number
+        "don't swap all of it",  # a quantity word and an action
+        "no sé todavía",  # another language: nobody can say it is only a feeling
+        "i don't know",  # indecision
+    ],
+)
+def test_a_negation_that_can_change_the_plan_still_stops_it(tail: str) -> None:
+    response = parse(f"swap 1 eth to usdc on base, {tail}", (EVM_A, "base"))
+    assert not response.intents or "set aside" not in response.reasoning.split(tail)[0][-40:]
+    assert not response.intents
+
+
+def test_english_words_are_told_from_other_languages_by_frequency() -> None:
+    assert all(is_english(word) for word in ("volatility", "honestly", "regret", "don't"))
+    assert not any(is_english(word) for word in ("quiero", "sé", "todavía", "12", "x2", "rekt"))
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "3 eth → usdc on mainnet. no wait make it 2",
+        "3 eth -> usdc on mainnet, no wait, 2",
+        "3 eth to usdc on mainnet, sorry, 2",
+    ],
+)
+def test_a_correction_amends_a_step_said_without_a_verb(prompt: str) -> None:
+    assert _amounts(prompt, "ethereum") == [Decimal(2)]
+
+
+def test_a_bare_number_before_a_correction_is_no_step() -> None:
+    # "wait 50?? no, half of 1 eth": the 50 is quoted back, not a step to amend; still asked.
+    assert _amounts("wait 50?? no. half of 1 eth i meant") in ([], [Decimal("0.5")])
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"send 25 usdc, not 250. to {ADDRESS} on base",
+        f"send 25 usdc, not 250 usdc, to {ADDRESS} on base",
+        f"send 25 usdc to {ADDRESS} on base, not 250",
+    ],
+)
+def test_a_value_negated_after_the_one_meant_leaves_the_one_meant(prompt: str) -> None:
+    assert _amounts(prompt) == [Decimal(25)]
+
+
+def test_a_value_said_twice_across_a_pause_is_said_once() -> None:
+    prompt = "bridge 100 USDC from Base to Arbitrum with CCTP... wait, sorry, 150. 150 USDC."
+    response = parse(prompt, (EVM_A, "base"), (EVM_A, "arbitrum"))
+    assert [(i.action, i.amount) for i in response.intents] == [("bridge", Decimal(150))]
+
+
+def test_two_different_values_across_a_pause_are_not_merged() -> None:
+    assert _amounts(f"send 100 usdc to {ADDRESS} on base. 200.") != [Decimal(100)]
+
+
+def test_the_rest_after_a_told_holding_and_what_is_kept_is_exact() -> None:
+    prompt = (
+        "I have 0.8 ETH on Base and I'd like to keep 0.05 for fees. Could you swap the rest to USDC so "
+        "it doesn't go down in value?"
+    )
+    assert _amounts(prompt) == [Decimal("0.75")]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "keep 0.05 eth for gas and swap the rest to usdc on base",
+        "leave 0.05 eth, swap what's left to usdc on base",
+        "swap the rest of my eth to usdc on base except keep 0.05",
+    ],
+)
+def test_what_is_kept_before_the_rest_is_all_but_it(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"))
+    # The parser alone knows no balance: it asks, naming what it would work out ("all ... but 0.05").
+    assert not response.intents
+    assert "all of your ETH but 0.05" in response.reasoning
+
+
+def test_the_rest_after_an_earlier_step_is_never_the_whole_balance_less_what_is_kept() -> None:
+    prompt = f"send 0.69 eth to {ADDRESS} on base, then swap the remaining eth on base to usdc except 0.05"
+    response = parse(prompt, (EVM_A, "base"))
+    assert "all of your ETH but 0.05" not in response.reasoning
+
+
+def test_a_count_of_payments_is_asked_never_one_payment() -> None:
+    assert _amounts(f"send 2 payments of 500 usdc to {ADDRESS} on base") == []
+    # A count of people is no amount: the recipient is what is missing.
+    assert _amounts("send 500 usdc to my two nephews on base") == []
+
+
+def test_a_share_of_a_stated_number_after_its_owner() -> None:
+    assert _amounts("swap a third of my 900 usdt on bsc to bnb", "bsc") == [Decimal(300)]
+    assert _amounts("withdraw 1/3 of my 9k usdc from aave op", "optimism") == [Decimal(3000)]
+
+
+def test_a_holding_told_after_the_request_is_no_step_and_sizes_a_share_before_it() -> None:
+    assert _amounts("stake half my eth with lido. i have 6 eth", "ethereum") == [Decimal(3)]
+    prompt = 'He said to "put the ETH into that Lido thing, all of it except one". He\'s got 3.2 ETH.'
+    response = parse(prompt, (EVM_A, "ethereum"))
+    assert len(response.intents) <= 1
+    assert all(intent.amount != Decimal("3.2") for intent in response.intents)
