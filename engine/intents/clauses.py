@@ -120,7 +120,7 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
             if not steps:
                 steps.append(Piece(opening))  # "half to eth and the other half to wbtc": no verb in either
                 opening = []
-        if piece.mark in ("correct", "reset") and any(lexeme.asset is not None for lexeme in opening):
+        if piece.mark in ("correct", "reset") and _amendable(opening, piece.lexemes):
             # "3 eth -> usdc, no wait, 2": a step said without a verb (it names its tokens) is still a
             # step the correction amends (or a reset withdraws), never a part of the correction. A bare
             # number before it ("wait 50?? no, half of 1 eth") is no step: it stays with the correction.
@@ -136,3 +136,14 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
     if opening:
         steps.append(Piece(opening))
     return steps
+
+
+def _amendable(opening: Sequence[Lexeme], correction: Sequence[Lexeme]) -> bool:
+    """True when words said before a correction, with no verb, are a step of their own it amends: they
+    name a token ("3 eth -> usdc, no wait, 2"), or a value of the kind the correction names again ("0.3,
+    base. no wait arbitrum": a chain for a chain). A bare number before it ("wait 50?? no, half of 1 eth")
+    is no step: it stays with the correction."""
+    if any(lexeme.asset is not None for lexeme in opening):
+        return True
+    said = {lexeme.kind for lexeme in opening if lexeme.kind in ("chain", "protocol")}
+    return bool(said & {lexeme.kind for lexeme in correction})

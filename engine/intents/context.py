@@ -13,6 +13,7 @@ from typing import Final
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.drafts import AmountSpec, Draft, Item
+from engine.intents.follow_ups import apply_follow_up, worth_alike
 from engine.intents.holdings import (
     every_one,
     kept_back,
@@ -80,7 +81,9 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     """Read a request text (clarification lines are not part of it)."""
     lexemes = lexicon.read_text(text)
     lexemes = without_identifiers(lexemes)
-    shaped = rewrite(remarks(kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(lexemes)))))))))
+    shaped = rewrite(
+        remarks(kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(lexemes))))))))
+    )
     drafts: list[Draft] = []
     for piece in split_steps(shaped):
         draft = read_clause(piece.lexemes)
@@ -143,7 +146,7 @@ def correct(draft: Draft, change: Draft, universe: AssetUniverse | None = None) 
             amount is None
             and universe is not None
             and new_asset
-            and not _worth_alike(old_asset, new_asset, universe)
+            and not worth_alike(old_asset, new_asset, universe)
         ):
             fixed.items[0].amount = None  # "send 100 usdc, sorry, eth": 100 ETH nobody said; asked
     elif assets:
@@ -156,6 +159,10 @@ def correct(draft: Draft, change: Draft, universe: AssetUniverse | None = None) 
         else:
             fixed.loose_amount = amount
     chains = change.bare_chains
+    if change.held_on is not None and change.from_chain is None and fixed.from_chain and fixed.to_chain:
+        # "..., and the same for my optimism eth": the tokens said to be on a chain leave from it.
+        fixed.from_chain = change.held_on
+        chains = [chain for chain in chains if chain != change.held_on]
     fixed.to_chain = change.to_chain or (chains[0] if chains and fixed.to_chain else fixed.to_chain)
     if change.to_chain is not None:
         for item in fixed.items:
@@ -194,7 +201,22 @@ def repeat(previous: Draft, change: Draft) -> Draft:
             change.loose_amount = other
             for item in change.items:
                 item.amount = None
+    bare = [chain for chain in change.bare_chains if chain != change.held_on]
+    either = (
+        previous.from_chain is not None
+        and previous.to_chain is not None
+        and change.action is None
+        and len(bare) == 1
+        and not (change.to_chain or change.from_chain or change.on_chain or change.held_on)
+        and bare[0] not in (previous.from_chain, previous.to_chain)
+    )
+    if either:
+        # "bridge 100 usdc from arb to op, and the same for polygon": which end polygon is, is asked.
+        change = copy.deepcopy(change)
+        change.bare_chains = []
     fixed = correct(previous, change)
+    if either:
+        fixed.either_end = bare[0]
     if change.action is not None:
         fixed.action, fixed.verb = change.action, change.verb
     if (change.elsewhere or _names_someone(previous, change)) and not change.addresses:
@@ -303,153 +325,6 @@ def repeat_steps(before: Sequence[Draft], change: Draft) -> list[Draft]:
 def _takes_previous(draft: Draft) -> bool:
     """A step whose asset and amount are what the step before it produced ("deposit it into aave")."""
     return not draft.assets and draft.loose_amount is None and not any(item.amount for item in draft.items)
-
-
-def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniverse) -> list[Draft]:
-    """A copy of the prior request's drafts with the slots the follow-up names replaced."""
-    drafts = copy.deepcopy(list(prior))
-    first = drafts[0]
-    chains = [change.on_chain, change.from_chain, *change.bare_chains]
-    new_chain = next((chain for chain in chains if chain is not None), None)
-    if change.to_chain is not None:
-        first.to_chain = change.to_chain
-    if change.from_chain is not None:
-        first.from_chain = change.from_chain
-    if new_chain is not None and change.from_chain is None and change.on_chain is None and first.to_chain:
-        first.to_chain, new_chain = new_chain, None  # "nvm do polygon": a move's destination, said last
-    if new_chain is not None and change.from_chain is None:
-        old = first.on_chain or first.from_chain or (first.bare_chains[0] if first.bare_chains else None)
-        if old is None:
-            first.on_chain = new_chain
-        for draft in drafts:
-            _replace_chain(draft, old, new_chain)
-    new_amount = change.loose_amount or next((item.amount for item in change.items if item.amount), None)
-    new_asset = next((item.asset for item in change.items if item.asset), None)
-    scaled = change.times is not None or (new_amount is not None and new_amount.kind == "fraction")
-    # "double it" after several steps: "it" is the amount said last, the latest step that states one.
-    target = next((draft for draft in reversed(drafts) if _exact_amount(draft) is not None), first)
-    if not scaled:
-        target = first
-    said = target.items[0].amount if target.items else target.loose_amount
-    if change.times is not None and said is not None and said.kind == "exact" and said.value is not None:
-        # "double it": the amount said before, times two.
-        value = said.value * change.times
-        new_amount = AmountSpec("exact", value, f"{change.times} x {said.written}")
-    elif (
-        new_amount is not None and new_amount.kind == "fraction" and said is not None and said.kind == "exact"
-    ):
-        # "do half then": half of the amount said before, not of a balance.
-        assert new_amount.value is not None and said.value is not None
-        ratio = new_amount.ratio
-        value = said.value * ratio[0] / ratio[1] if ratio else said.value * new_amount.value
-        new_amount = AmountSpec("exact", value, f"{new_amount.written} of {said.written}")
-    elif (
-        new_amount is not None
-        and new_amount.kind == "exact"
-        and change.kept
-        and said is not None
-        and said.kind == "max"
-    ):
-        # "keep 100 in there": all but that.
-        new_amount = AmountSpec("all_but", new_amount.value, f"all but {new_amount.written}")
-    source = first.items[0].asset if first.items else None
-    kin = _kin(new_asset, source, first.to_asset, universe)
-    ruled_out = {name.lower() for name in change.excluded}
-    if new_asset is not None and first.to_asset is not None and first.to_asset.lower() in ruled_out:
-        first.to_asset, new_asset = new_asset, None  # "sorry i meant usdc not eth": the target it names
-    elif new_asset is not None and source is not None and source.lower() in ruled_out:
-        pass  # "sorry i meant usdt not dai": the token sold, replaced below
-    elif new_asset is not None and first.to_asset is not None and kin == "to":
-        # "swap 50 bnb to usdt" then "same but usdc": a stablecoin stands in for the stablecoin.
-        first.to_asset, new_asset = new_asset, None
-    elif (
-        new_asset is not None
-        and first.to_asset is not None
-        and kin is None
-        and not change.follow_up
-        and not first.target_first
-    ):
-        # A bare token correcting a swap names the token said last, its target ("make it usdc.e").
-        first.to_asset, new_asset = new_asset, None
-    if change.to_asset is not None and first.to_asset is not None:
-        first.to_asset = change.to_asset  # "make that 2 eth to dai instead": the target it names
-    if new_asset is not None:
-        old_asset = first.items[0].asset if first.items else None
-        for draft in drafts:
-            for item in draft.items:
-                if item.asset == old_asset:
-                    item.asset = new_asset
-                    if new_amount is None and not _worth_alike(old_asset, new_asset, universe):
-                        # "send 100 usdc", then "same but eth": 100 was said of USDC; 100 ETH is an amount
-                        # nobody said, so how much is asked.
-                        item.amount = None
-        if not first.items:
-            first.items.append(Item(new_asset, None))
-    if new_amount is not None:
-        if target.items:
-            target.items[0].amount = new_amount
-        else:
-            target.loose_amount = new_amount
-    if change.protocol is not None:
-        first.protocol = change.protocol
-    if change.addresses:
-        first.addresses = list(change.addresses)
-    elif change.elsewhere:
-        first.addresses = []  # "the same to my brother": whose address is asked
-    # What the change could not place is asked about as in any request.
-    first.unread = [*first.unread, *change.unread]
-    first.refusal = first.refusal or change.refusal
-    first.unsupported = first.unsupported or change.unsupported
-    first.unknown_assets += change.unknown_assets
-    first.unknown_protocols += change.unknown_protocols
-    return drafts
-
-
-def _kin(new: str | None, source: str | None, target: str | None, universe: AssetUniverse) -> str | None:
-    """Which token of a swap a new one replaces by kind: "to" when only the target is of its kind (both
-    stablecoins or both not), "from" when only the source is, None when the kinds do not tell."""
-    if new is None or source is None or target is None:
-        return None
-    stable = universe.is_stable(new)
-    by_source = universe.is_stable(source) == stable
-    by_target = universe.is_stable(target) == stable
-    if by_source == by_target:
-        return None
-    return "to" if by_target else "from"
-
-
-def _worth_alike(old: str | None, new: str, universe: AssetUniverse) -> bool:
-    """True when a number said of `old` means about the same money in `new`: two stablecoins, or one
-    coin and its wrapped or staked form (ETH, WETH, stETH; BTC, WBTC, BTCB)."""
-    if old is None:
-        return True
-    if universe.is_stable(old) and universe.is_stable(new):
-        return True
-    return _root(old) == _root(new)
-
-
-def _root(symbol: str) -> str:
-    name = symbol.lower()
-    for prefix in ("wst", "st", "w"):
-        if name.startswith(prefix) and len(name) > len(prefix) + 2:
-            name = name[len(prefix) :]
-            break
-    return name[:-1] if name == "btcb" else name
-
-
-def _exact_amount(draft: Draft) -> AmountSpec | None:
-    said = draft.items[0].amount if draft.items else draft.loose_amount
-    return said if said is not None and said.kind == "exact" else None
-
-
-def _replace_chain(draft: Draft, old: str | None, new: str) -> None:
-    if old is None:
-        return
-    if draft.on_chain == old:
-        draft.on_chain = new
-    if draft.from_chain == old:
-        draft.from_chain = new
-    draft.bare_chains = [new if chain == old else chain for chain in draft.bare_chains]
 
 
 def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], list[tuple[str, str]]] | None:

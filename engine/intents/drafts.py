@@ -85,6 +85,11 @@ class Draft:
     replaces: str | None = None
     # The preposition a clause stops at, what it was about to name unsaid ("deposit 300 usdc into").
     cut_off: str | None = None
+    # A chain said in a repeat of a move with no side ("same for polygon" after a bridge): which end it
+    # is, the source or the destination, is asked.
+    either_end: str | None = None
+    # A chain said right before the tokens as where they are ("my optimism eth", "arbitrum usdc").
+    held_on: str | None = None
     # The lending protocol the tokens come out of ("from aave"), when another takes them or they go on.
     from_protocol: str | None = None
     # The loose amount was said "of it" ("send 260 of it"): a part of the amount named before.

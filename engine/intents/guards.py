@@ -90,6 +90,34 @@ class Guards:
         draft.cut_off = None
         return True
 
+    def _one_end(self, draft: Draft) -> bool:
+        """A chain said in a repeat of a move with no side ("same for polygon") is asked: leaving from it,
+        or going to it. An answer sets that end; the other stays as said before."""
+        chain = draft.either_end
+        if chain is None:
+            return True
+        name = chain.title()
+        options = [(f"from:{chain}", f"From {name}"), (f"to:{chain}", f"To {name}")]
+        answer = self.filler.ask(
+            Step(index=0, action=draft.action or "bridge"),
+            "venue",
+            "chain",
+            f"Should the same move leave from {name} or go to {name}?",
+            options,
+        )
+        if answer is None:
+            return False
+        picked = answer.value or answer.label.strip().lower().replace(" ", ":")
+        if picked == f"from:{chain}":
+            draft.from_chain = chain
+        elif picked == f"to:{chain}":
+            draft.to_chain = chain
+        else:
+            self.filler.unusable(answer, ", which is not one of the ends offered")
+            return False
+        draft.either_end = None
+        return True
+
     def _one_amount_each(self, draft: Draft) -> bool:
         """One clause that names two amounts of one token for one action and nobody to pay ("I lent my
         brother 50 usdc. swap 100 usdc to eth"): which one is meant is asked, never both planned; an answer

@@ -236,10 +236,12 @@ def read_words(words: Sequence[str], start: int) -> Spelled | None:
             word in _TENS
             and last in ("unit", "teen")
             and total == 0
-            and 0 < current < 20
+            and 0 < current < 10
             and start == index - 1
         ):
-            # Said as a price is said: "one twenty" is 120, "two fifty" 250 ("one twenty-five" 125).
+            # Said as a price is said: "one twenty" is 120, "two fifty" 250 ("one twenty-five" 125). A
+            # teen before the tens ("fifteen fifty") is as often 15.50 as 1,550, so it is not joined: the
+            # two numbers are left for the reader, which asks.
             current = current * 100 + _TENS[word]
             last = "tens"
         elif word == "-" and last == "tens" and following in _UNITS:

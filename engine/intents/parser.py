@@ -15,7 +15,6 @@ from engine.intents.amounts import Facts, Share, address_key, describe_share
 from engine.intents.clarify import Answers, split_answers
 from engine.intents.context import (
     adds_to,
-    apply_follow_up,
     extended,
     is_follow_up,
     prior_request,
@@ -23,6 +22,7 @@ from engine.intents.context import (
     recent_turns,
 )
 from engine.intents.drafts import AmountSpec, Draft
+from engine.intents.follow_ups import apply_follow_up
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
 from engine.intents.message import Message

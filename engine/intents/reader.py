@@ -427,6 +427,9 @@ class _Reader(AmountReading, UnknownReading):
             pass  # the same chain named twice ("on base ... on base")
         else:
             draft.bare_chains.append(slug)
+            following = self.peek(index + 1)
+            if following is not None and following.asset is not None:
+                draft.held_on = draft.held_on or slug  # "my optimism eth": where the tokens are
         self.prep = None
 
     def asset(self, index: int, symbol: str) -> None:

@@ -145,7 +145,7 @@ class Resolver(Guards):
         return True
 
     def _acceptable(self, draft: Draft) -> bool:
-        if not (self._complete(draft) and self._one_amount_each(draft)):
+        if not (self._complete(draft) and self._one_end(draft) and self._one_amount_each(draft)):
             return False
         outcome = self.outcome
         foreign = next((address for address in draft.sources if not self.wallets.owns(address)), None)

@@ -425,7 +425,8 @@ def _replaced_value(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Le
         # "send 25 usdc, not 250. to 0x...": the value said before stands; the negated one (with its
         # token, when it repeats it) is only what the user did not mean.
         end = 2 + (len(kinds) > 2 and kinds[2] == "asset")
-        negated_value = lexemes[index + 1].token.value if lexemes[index + 1].token else None
+        denied = lexemes[index + 1].token
+        negated_value = denied.value if denied is not None else None
         said = any(
             one.kind == "number" and one.token is not None and one.token.value == negated_value
             for one in lexemes[:index]

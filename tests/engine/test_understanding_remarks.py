@@ -146,3 +146,54 @@ def test_a_holding_told_after_the_request_is_no_step_and_sizes_a_share_before_it
     response = parse(prompt, (EVM_A, "ethereum"))
     assert len(response.intents) <= 1
     assert all(intent.amount != Decimal("3.2") for intent in response.intents)
+
+
+CHAINS = ("arbitrum", "base", "optimism", "polygon")
+
+
+def _moves(prompt: str, context: str | None = None) -> list[tuple[object, ...]]:
+    response = parse(prompt, *((EVM_A, chain) for chain in CHAINS), conversation_context=context)
+    return [(i.from_chain, i.to_chain, i.amount) for i in response.intents]
+
+
+def test_a_correction_inside_an_answer_replaces_the_chain_it_names() -> None:
+    context = f"User: send eth to {ADDRESS}\nFlip: How much ETH, and on which chain?"
+    response = parse(
+        "0.3, base. no wait arbitrum", *((EVM_A, c) for c in CHAINS), conversation_context=context
+    )
+    assert [(i.chain, i.amount) for i in response.intents] == [("arbitrum", Decimal("0.3"))]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "context"),
+    [
+        ("same for polygon", "User: bridge 1000 usdc from arbitrum to optimism\nFlip: Bridging 1,000 USDC."),
+        ("bridge 100 usdc from arbitrum to optimism, and the same for polygon", None),
+    ],
+)
+def test_a_chain_in_a_repeated_move_with_no_side_is_asked_which_end(prompt: str, context: str | None) -> None:
+    response = parse(prompt, *((EVM_A, chain) for chain in CHAINS), conversation_context=context)
+    assert not response.intents
+    (question,) = response.clarifications
+    assert [option.label for option in question.options] == ["From Polygon", "To Polygon"]
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [("From Polygon", ("polygon", "optimism")), ("To Polygon", ("arbitrum", "polygon"))],
+)
+def test_each_answer_to_which_end_compiles_to_that_end(label: str, expected: tuple[str, str]) -> None:
+    context = "User: bridge 1000 usdc from arbitrum to optimism\nFlip: Bridging 1,000 USDC."
+    question = "Should the same move leave from Polygon or go to Polygon?"
+    prompt = f"same for polygon\n\nClarification — {question}: {label}"
+    assert _moves(prompt, context) == [(*expected, Decimal(1000))]
+
+
+def test_tokens_said_to_be_on_a_chain_leave_from_it_in_a_repeat() -> None:
+    context = "User: bridge 1 eth from arbitrum to base\nFlip: Planned: bridge 1 ETH from Arbitrum to Base."
+    assert _moves("and the same for my optimism eth", context)[-1] == ("optimism", "base", Decimal(1))
+
+
+def test_a_teen_before_tens_is_asked_a_unit_before_tens_is_hundreds() -> None:
+    assert _amounts("swap fifteen fifty eth to usdc on base") == []
+    assert _amounts("swap one twenty usdc to eth on base") == [Decimal(120)]
