@@ -171,11 +171,7 @@ def correct(draft: Draft, change: Draft, universe: AssetUniverse | None = None) 
     fixed.from_chain = change.from_chain or fixed.from_chain
     fixed.protocol = change.protocol or fixed.protocol
     fixed.addresses = list(change.addresses) or fixed.addresses
-    fixed.unread = [*fixed.unread, *change.unread]
-    fixed.unsupported = fixed.unsupported or change.unsupported
-    fixed.refusal = fixed.refusal or change.refusal
-    fixed.unknown_assets += change.unknown_assets
-    fixed.unknown_protocols += change.unknown_protocols
+    fixed.carry_problems(change)
     return fixed
 
 

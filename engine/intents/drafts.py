@@ -141,6 +141,14 @@ class Draft:
         reads "move" in "love"; "tell me a joke" reads "sell" in "tell")."""
         return not self.has_content or (self.guessed_verb and not self.names_anything)
 
+    def carry_problems(self, change: Draft) -> None:
+        """Take what a change could not place, or refused, so it is asked about as in any request."""
+        self.unread = [*self.unread, *change.unread]
+        self.refusal = self.refusal or change.refusal
+        self.unsupported = self.unsupported or change.unsupported
+        self.unknown_assets += change.unknown_assets
+        self.unknown_protocols += change.unknown_protocols
+
     @property
     def names_anything(self) -> bool:
         """True when the clause names an amount, asset, chain, protocol or address."""

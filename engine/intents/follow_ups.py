@@ -121,12 +121,7 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniver
         first.addresses = list(change.addresses)
     elif change.elsewhere:
         first.addresses = []  # "the same to my brother": whose address is asked
-    # What the change could not place is asked about as in any request.
-    first.unread = [*first.unread, *change.unread]
-    first.refusal = first.refusal or change.refusal
-    first.unsupported = first.unsupported or change.unsupported
-    first.unknown_assets += change.unknown_assets
-    first.unknown_protocols += change.unknown_protocols
+    first.carry_problems(change)
     return drafts
 
 
