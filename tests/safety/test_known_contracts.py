@@ -55,6 +55,7 @@ def test_the_list_covers_what_a_person_pastes_by_mistake() -> None:
         "Base's L1StandardBridge",
         "Base's OptimismPortal",
         "Polygon PoS bridge's RootChainManager",
+        "Balancer v2's Vault (it holds every v2 pool's tokens)",
     ):
         assert wanted in names, wanted
     assert {c.slug for c in REG.evm_chains()} == {c for k in KNOWN for c in k.chains}
