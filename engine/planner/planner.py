@@ -169,12 +169,13 @@ def _check_recipients(registry: Registry, request: PlanRequest) -> None:
             continue
         where = intent.to_chain or intent.chain or intent.from_chain
         try:
-            family = registry.chain(where or "").family
+            receiving = registry.chain(where or "")
         except RegistryError:
             continue  # the builder names the unknown chain
+        family = receiving.family
         if (family == "evm") != intent.recipient.startswith("0x"):
             continue  # another family's address: the builder says which it needs
-        problem = recipient_problem(registry, family, intent.recipient)
+        problem = recipient_problem(registry, family, intent.recipient, receiving.slug)
         if problem is not None:
             raise PlanError(f"intents[{i}].recipient", problem)
     mentions = [(f"wallets[{i}].address", w.address) for i, w in enumerate(request.wallets)]

@@ -1,4 +1,5 @@
-"""The registry: chains, tokens, protocol deployments and trusted vaults, read from packaged data."""
+"""The registry: chains, tokens, protocol deployments, trusted vaults and the well-known contracts it refuses
+to pay, read from packaged data."""
 
 from engine.registry.amounts import from_raw, to_raw
 from engine.registry.errors import (
@@ -11,13 +12,14 @@ from engine.registry.errors import (
     Unsupported,
 )
 from engine.registry.loader import build_registry, load_registry
-from engine.registry.models import Chain, Deployment, Protocol, Token, Vault
+from engine.registry.models import Chain, Deployment, KnownContract, Protocol, Token, Vault
 from engine.registry.registry import Registry, normalize_name
 
 __all__ = [
     "Chain",
     "Deployment",
     "InvalidAmount",
+    "KnownContract",
     "Protocol",
     "Registry",
     "RegistryDataError",

@@ -10,13 +10,16 @@ from typing import Any
 from engine.actions import ACTIONS
 from engine.registry.addresses import is_valid_address
 from engine.registry.errors import RegistryDataError
-from engine.registry.models import Chain, Deployment, Family, Protocol, Token, Vault
+from engine.registry.models import Chain, Deployment, Family, KnownContract, Protocol, Token, Vault
 from engine.registry.registry import Registry, normalize_name
 
 # Token decimals must fit the uint8 of ERC-20 decimals(); Solana mints use u8 as well.
 MAX_DECIMALS = 255
 FAMILIES: tuple[Family, ...] = ("evm", "solana")
 TOKEN_KINDS_BY_FAMILY = {"evm": ("native", "erc20"), "solana": ("native", "spl")}
+# A known contract is listed only when two independent documents agree on its address (the project's
+# docs and its deployments file, or an address book): one source alone is not enough to refuse a payee.
+KNOWN_CONTRACT_MIN_SOURCES = 2
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -215,13 +218,49 @@ def parse_vaults(data: dict[str, Any], chains: dict[str, Chain]) -> list[Vault]:
     return vaults
 
 
+def parse_known_contracts(data: dict[str, Any], chains: dict[str, Chain]) -> list[KnownContract]:
+    """Build KnownContract records from known_contracts.json: a name, a checksummed address, the EVM
+    chains it is deployed on there, and at least two sources."""
+    known: list[KnownContract] = []
+    for i, raw in enumerate(data.get("contracts", [])):
+        name = raw.get("name")
+        where = f"known_contracts.json[{i}: {name}]"
+        if not isinstance(name, str) or not name.strip():
+            raise RegistryDataError(f"{where}: 'name' must be a non-empty string")
+        slugs = raw.get("chains")
+        if not isinstance(slugs, list) or not slugs or len(set(map(str, slugs))) != len(slugs):
+            raise RegistryDataError(f"{where}: 'chains' must be a non-empty list of distinct chain slugs")
+        for slug in slugs:
+            chain = chains.get(slug)
+            if chain is None:
+                raise RegistryDataError(f"{where}: unknown chain {slug!r}")
+            if chain.family != "evm":
+                raise RegistryDataError(f"{where}: {slug!r} is not an EVM chain")
+        source = _sources(where, raw.get("source"))
+        if len(set(source)) < KNOWN_CONTRACT_MIN_SOURCES:
+            raise RegistryDataError(
+                f"{where}: 'source' must cite {KNOWN_CONTRACT_MIN_SOURCES} independent sources"
+            )
+        known.append(
+            KnownContract(
+                name=name,
+                address=_address(where, "evm", raw.get("address")),
+                chains=tuple(slugs),
+                source=source,
+            )
+        )
+    return known
+
+
 def build_registry(
     chains_data: dict[str, Any],
     tokens_data: dict[str, Any],
     protocols_data: dict[str, Any],
     vaults_data: dict[str, Any],
+    known_data: dict[str, Any] | None = None,
 ) -> Registry:
-    """Validate the four data documents and index them into a Registry; raises RegistryDataError."""
+    """Validate the data documents and index them into a Registry; raises RegistryDataError. Without
+    `known_data` the registry knows no contracts beyond its own."""
     try:
         chains = parse_chains(chains_data)
         by_slug = {c.slug: c for c in chains}
@@ -230,7 +269,8 @@ def build_registry(
         tokens = parse_tokens(tokens_data, by_slug)
         protocols, deployments, token_actions = parse_protocols(protocols_data, by_slug)
         vaults = parse_vaults(vaults_data, by_slug)
-        return Registry(chains, tokens, protocols, deployments, vaults, token_actions)
+        known = parse_known_contracts(known_data or {}, by_slug)
+        return Registry(chains, tokens, protocols, deployments, vaults, token_actions, known)
     except (KeyError, TypeError, AttributeError) as exc:
         # A missing or mistyped field is a data bug; say so in the registry's own terms.
         raise RegistryDataError(f"malformed registry data: {exc!r}") from exc
@@ -240,5 +280,9 @@ def build_registry(
 def load_registry() -> Registry:
     """The registry built from the packaged data files, read and validated once per process."""
     return build_registry(
-        _read("chains.json"), _read("tokens.json"), _read("protocols.json"), _read("vaults.json")
+        _read("chains.json"),
+        _read("tokens.json"),
+        _read("protocols.json"),
+        _read("vaults.json"),
+        _read("known_contracts.json"),
     )

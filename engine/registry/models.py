@@ -98,3 +98,14 @@ class Vault:
     underlying: str
     share_decimals: int
     source: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KnownContract:
+    """A widely used contract the service never plans with, listed only so that it is never paid: tokens
+    sent to it directly stay there."""
+
+    name: str  # as a person would name it: "Uniswap's v3 SwapRouter"
+    address: str
+    chains: tuple[str, ...]  # the EVM chains it is deployed on at this address
+    source: tuple[str, ...]

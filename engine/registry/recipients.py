@@ -1,7 +1,9 @@
 """Who may be paid: one recipient policy for every place an address becomes a payee or a spender.
 
-Tokens sent to the zero address, to a burn address, to a token contract or to a protocol's contract are
-gone: nobody holds a key for the first two, and the others keep what is transferred to them directly. A
+Tokens sent to the zero address, to a burn address, to a token contract, to a protocol's contract or to a
+well-known contract the registry lists only to refuse it (known_contracts.json: routers, bridges, pools it
+does not plan with) are gone: nobody holds a key for the first two, and the others keep what is
+transferred to them directly. A
 mixed-case EVM address whose EIP-55 checksum fails is a typo, and two mentions of an address in one request
 that nearly agree are a typo or a poisoned address (a look-alike planted in the user's history). Each case
 is refused with a reason that names the address; nothing here guesses which address was meant.
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.registry.addresses import address_key, is_user_address
 from engine.registry.errors import RegistryError
-from engine.registry.models import Family
+from engine.registry.models import Family, KnownContract
 
 if TYPE_CHECKING:
     from engine.registry.registry import Registry
@@ -84,11 +86,15 @@ def _contracts(registry: Registry) -> dict[tuple[str, str], Contract]:
     return index
 
 
-def recipient_problem(registry: Registry, family: Family, address: str) -> str | None:
+def recipient_problem(
+    registry: Registry, family: Family, address: str, chain: str | None = None
+) -> str | None:
     """Why `address` must not receive funds on a chain of `family`, or None when it may.
 
     The reason names the address: not an address of the family, a mixed-case EVM address failing its
-    EIP-55 checksum, the zero or a burn address, or a token or protocol contract the registry lists.
+    EIP-55 checksum, the zero or a burn address, a token or protocol contract the registry lists, or a
+    well-known contract it lists only to refuse. `chain`, the chain that would receive the funds, only
+    sharpens the reason: every contract is refused on every chain of its family.
     """
     if family == "evm":
         if not is_user_address("evm", address):
@@ -120,7 +126,36 @@ def recipient_problem(registry: Registry, family: Family, address: str) -> str |
             f"{address} is {contract.what}: a contract keeps what is sent to it directly, so the "
             "tokens would be lost"
         )
+    known = registry.known_at(address) if family == "evm" else ()
+    if known:
+        return _known_problem(address, known, chain)
     return None
+
+
+def _known_problem(address: str, known: tuple[KnownContract, ...], chain: str | None) -> str:
+    """The reason for a well-known contract: named for the receiving chain when it is deployed there, else
+    with the chains it is deployed on. Its address is refused on the others too: it was derived from its
+    deployer, not from a key, so nobody can spend what is sent there (or whoever deploys there takes it)."""
+    here = next((k for k in known if chain in k.chains), None)
+    if here is not None:
+        return (
+            f"{address} is {here.name} on {chain}: a contract keeps what is sent to it directly, so the "
+            "tokens would be lost"
+        )
+    what = "; ".join(f"{k.name} on {_joined(k.chains)}" for k in known)
+    if chain is None:
+        return (
+            f"{address} is {what}: a contract keeps what is sent to it directly, so the tokens would be lost"
+        )
+    return (
+        f"{address} is {what}, and nobody holds a key for that address on {chain} either: a contract's "
+        "address comes from its deployer, not from a key, so what is sent there is lost or taken by "
+        "whoever deploys there"
+    )
+
+
+def _joined(chains: tuple[str, ...]) -> str:
+    return chains[0] if len(chains) == 1 else ", ".join(chains[:-1]) + " and " + chains[-1]
 
 
 def spender_problem(registry: Registry, chain: str, protocol: str, spender: str) -> str | None:

@@ -1,4 +1,5 @@
-"""The Registry: indexed, read-only answers about chains, tokens, protocol deployments and vaults."""
+"""The Registry: indexed, read-only answers about chains, tokens, protocol deployments, vaults and the
+well-known contracts it only refuses to pay."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from engine.registry.errors import (
     UnknownToken,
     Unsupported,
 )
-from engine.registry.models import Chain, Deployment, Protocol, Token, Vault
+from engine.registry.models import Chain, Deployment, KnownContract, Protocol, Token, Vault
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -39,6 +40,7 @@ class Registry:
         deployments: Iterable[Deployment],
         vaults: Iterable[Vault],
         token_actions: frozenset[str],
+        known: Iterable[KnownContract] = (),
     ) -> None:
         self._chains: dict[str, Chain] = {c.slug: c for c in chains}
         self._chain_names: dict[str, str] = {}
@@ -79,6 +81,28 @@ class Registry:
             self._claim(
                 self._vaults, (v.chain, address_key(self._chains[v.chain].family, v.address)), v, "vault"
             )
+        self._known: dict[str, tuple[KnownContract, ...]] = {}
+        self._known_list = tuple(known)
+        for k in self._known_list:
+            self._add_known(k)
+
+    def _add_known(self, known: KnownContract) -> None:
+        """Index a known contract by address; one (chain, address) is one contract, and a contract the
+        registry plans with is described by the registry, never twice."""
+        key = known.address.lower()
+        for slug in known.chains:
+            if any(slug in other.chains for other in self._known.get(key, ())):
+                raise RegistryDataError(f"duplicate known contract {known.address} on {slug}")
+            planned = (
+                key in self._token_addresses[slug]
+                or (slug, key) in self._vaults
+                or any(d.chain == slug and d.address.lower() == key for d in self._deployments.values())
+            )
+            if planned:
+                raise RegistryDataError(
+                    f"known contract {known.name} ({known.address}) is already a registry contract on {slug}"
+                )
+        self._known[key] = (*self._known.get(key, ()), known)
 
     @staticmethod
     def _claim(index: dict[K, V], key: K, value: V, what: str) -> None:
@@ -243,6 +267,16 @@ class Registry:
         """The trusted vault at this address on the chain, or None when the vault is not trusted."""
         c = self.chain(chain)
         return self._vaults.get((c.slug, address_key(c.family, address)))
+
+    # Known contracts
+
+    def known_contracts(self) -> tuple[KnownContract, ...]:
+        """Every well-known contract listed only to be refused as a payee, in data order."""
+        return self._known_list
+
+    def known_at(self, address: str) -> tuple[KnownContract, ...]:
+        """The known contracts at this EVM address (case-insensitive) on any chain; empty when none."""
+        return self._known.get(address.lower(), ()) if isinstance(address, str) else ()
 
     # Amounts
 
