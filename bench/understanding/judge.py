@@ -49,6 +49,15 @@ def _vault_address(name: str) -> str | None:
     return None
 
 
+def _vault_symbol(address: str) -> str | None:
+    """The symbol of the trusted vault at `address` ("sDAI"): a deposit into it is what a writer names
+    with the vault's token as the target ("all my dai -> sDAI")."""
+    for vault in load_registry().vaults():
+        if address and vault.address.lower() == address.lower():
+            return vault.symbol
+    return None
+
+
 def _amount(want: Any, got: Any, asset: str | None, prices: Prices) -> str | None:
     if isinstance(want, Mapping):
         value = _dec(got)
@@ -79,6 +88,8 @@ def intent_mismatch(want: Mapping[str, Any], got: Mapping[str, Any], prices: Pri
     pool = _pool_parts(got)
     if assets and got.get("asset") is None and pool and any(a.lower() in pool for a in assets):
         pass  # a liquidity position named by its pool ("pull all liq from my eth/usdc position")
+    elif assets and got.get("action") == "claim" and got.get("asset") is None:
+        pass  # a claim takes what has accrued: the contract's claim names no asset (a Lido withdrawal's ETH)
     elif assets and str(got.get("asset", "")).lower() not in [a.lower() for a in assets]:
         return f"asset {got.get('asset')!r} != {'|'.join(assets)}"
     # Claims and fee collections take what has accrued: the contract carries no amount for them.
@@ -104,7 +115,9 @@ def intent_mismatch(want: Mapping[str, Any], got: Mapping[str, Any], prices: Pri
         lowered = [t.lower() for t in targets]
         if got.get("to_asset") is not None and str(got["to_asset"]).lower() not in lowered:
             return f"swap target {got.get('to_asset')!r} != {'|'.join(targets)}"
-        if got.get("to_asset") is None and not any(t in [*_values(got), *pool] for t in lowered):
+        vault = _vault_symbol(str(got.get("vault_address") or ""))
+        values = [*_values(got), *pool, *([vault.lower()] if vault else [])]
+        if got.get("to_asset") is None and not any(t in values for t in lowered):
             return f"swap target {'|'.join(targets)} not among the intent's values"
     if "recipient" in want and str(got.get("recipient") or "").lower() != want["recipient"].lower():
         return f"recipient {got.get('recipient')!r} != {want['recipient']!r}"
