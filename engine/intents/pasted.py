@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
 from engine.intents.found import LABELS, Block, Message, Names
+from engine.intents.selection import selected
 from engine.intents.vocabulary import VERBS
 
 # A line that can be an order: it states a number or an address (a note such as "nothing else" cannot).
@@ -76,6 +77,14 @@ def pointed(message: Message, blocks: Sequence[Block], universe: Names) -> Messa
         if line.item == "open" or (line.item is None and (_ORDER_LIKE.search(line.text) or follows)):
             open_items.append(line.text)
     points = bool(set(words) & _POINTERS) or len(words) <= 3
+    picked = selected(open_items, words) if set(words) & (_FINISH | _PAY | _CONFIRM) else None
+    if picked is not None:
+        # "only do the first one for now": the items picked by place, and nothing else of the list. A
+        # pick the list does not have ("the third one" of two) takes nothing from it: the request alone
+        # is read, and plans nothing.
+        if picked:
+            message.request = _joined(picked, message.request)
+        return message
     if items and (set(words) & _OPEN_ITEMS or (set(words) & _FINISH and points)):
         message.request = _joined(open_items, message.request)
         return message

@@ -197,3 +197,26 @@ def test_tokens_said_to_be_on_a_chain_leave_from_it_in_a_repeat() -> None:
 def test_a_teen_before_tens_is_asked_a_unit_before_tens_is_hundreds() -> None:
     assert _amounts("swap fifteen fifty eth to usdc on base") == []
     assert _amounts("swap one twenty usdc to eth on base") == [Decimal(120)]
+
+
+LIST = "1. swap 0.4 weth to usdc on arbitrum\n2. swap all usdc to dai on arbitrum\n\n"
+
+
+@pytest.mark.parametrize(
+    ("request_", "assets"),
+    [
+        ("only do the first one for now", ["WETH"]),
+        ("just do the second one", ["USDC"]),
+        ("do step 2 only", ["USDC"]),
+        ("do all but the last one", ["WETH"]),
+        ("skip the first one, do the rest", ["USDC"]),
+        ("do it", ["WETH", "USDC"]),
+    ],
+)
+def test_a_request_picks_items_of_a_pasted_list_by_place(request_: str, assets: list[str]) -> None:
+    response = parse(LIST + request_, (EVM_A, "arbitrum"))
+    assert [intent.asset for intent in response.intents] == assets
+
+
+def test_a_pick_the_list_does_not_have_plans_nothing_of_it() -> None:
+    assert parse(LIST + "only do the third one", (EVM_A, "arbitrum")).intents == ()
