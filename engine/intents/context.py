@@ -249,9 +249,9 @@ def _left_after(amount: AmountSpec) -> AmountSpec | None:
     return AmountSpec("fraction", 1 - amount.value, "the rest")
 
 
-def is_follow_up(drafts: Sequence[Draft]) -> bool:
+def is_follow_up(drafts: Sequence[Draft], prior: Sequence[Draft] = ()) -> bool:
     """A turn with no action of its own that changes something ("same but 50", "what about base",
-    "double it")."""
+    "double it"); an address alone changes who is paid, so only after a request that pays someone."""
     if len(drafts) != 1 or drafts[0].action is not None:
         return False
     draft = drafts[0]
@@ -268,8 +268,13 @@ def is_follow_up(drafts: Sequence[Draft]) -> bool:
             or draft.from_chain
             or draft.bare_chains
             or draft.protocol
+            or (draft.addresses and bool(prior) and prior[0].action in _PAYING)
         )
     )
+
+
+# Actions whose step pays an address a follow-up may name ("0x...", "sorry wrong address, it's 0x...").
+_PAYING: Final = frozenset({"transfer", "bridge"})
 
 
 # First words of a turn that add to the plan so far rather than replace it ("and bridge it after").
@@ -338,7 +343,7 @@ def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], l
         if prior is not None and adds_to(drafts, body):
             prior = extended(prior, drafts)
             answers.extend(pairs)
-        elif prior is not None and is_follow_up(drafts):
+        elif prior is not None and is_follow_up(drafts, prior):
             prior = apply_follow_up(prior, drafts[0], lexicon.universe)
             answers.extend(pairs)
         elif drafts and any(draft.action is not None for draft in drafts):

@@ -128,7 +128,7 @@ class IntentParser:
             prior, prior_pairs = found
             reading.drafts = extended(prior, reading.drafts)
             reading.answers = Answers([*prior_pairs, *pairs])
-        elif found is not None and is_follow_up(reading.drafts):
+        elif found is not None and is_follow_up(reading.drafts, found[0]):
             prior, prior_pairs = found
             reading.drafts = apply_follow_up(prior, reading.drafts[0], self.universe)
             # Earlier answers still hold; this turn's answers come later and win.

@@ -220,3 +220,29 @@ def test_a_request_picks_items_of_a_pasted_list_by_place(request_: str, assets: 
 
 def test_a_pick_the_list_does_not_have_plans_nothing_of_it() -> None:
     assert parse(LIST + "only do the third one", (EVM_A, "arbitrum")).intents == ()
+
+
+@pytest.mark.parametrize(
+    ("context", "prompt"),
+    [
+        ("User: send 0.3 eth to my cold wallet on base\nFlip: What's the address of your cold wallet?", ""),
+        (
+            f"User: send 0.3 eth to {ADDRESS} on base\nFlip: Planned: transfer 0.3 ETH on Base.",
+            "sorry wrong address, it's ",
+        ),
+    ],
+)
+def test_an_address_answer_names_who_is_paid(context: str, prompt: str) -> None:
+    payee = "0x9BF3AE675f3EcbaF8Faf3C11F0c5c5cF0356F18e"
+    response = parse(prompt + payee, (EVM_A, "base"), conversation_context=context)
+    assert [(i.action, i.amount, i.recipient) for i in response.intents] == [
+        ("transfer", Decimal("0.3"), payee)
+    ]
+
+
+def test_an_address_after_a_request_that_pays_nobody_is_never_dropped_silently() -> None:
+    context = "User: swap 1 eth to usdc on base\nFlip: Swapping 1 ETH for USDC on Base. Confirm?"
+    response = parse(
+        "0x9BF3AE675f3EcbaF8Faf3C11F0c5c5cF0356F18e", (EVM_A, "base"), conversation_context=context
+    )
+    assert not response.intents
