@@ -352,7 +352,13 @@ class Resolver(Guards):
             output = previous.output()
         elif carry is not None:
             output = (carry.asset, carry.chain)
-        refers = draft.pronoun or (not draft.assets and draft.loose_amount is None)
+        # "bridge 5,000 usdc to polygon, then pay him 4,750 at 0x...": an exact amount with no token of
+        # its own after a step is an amount of what that step gives.
+        loose = draft.loose_amount
+        bare_amount = loose is not None and (
+            loose.kind == "exact" or (loose.kind == "fraction" and _known_output(previous) is not None)
+        )
+        refers = draft.pronoun or (not draft.assets and (draft.loose_amount is None or bare_amount))
         if output is not None and step.action == "lp-add" and draft.pronoun and step.amount is None:
             step.asset = None  # "lp it with eth": "it" is what goes in; ETH is its partner in the pool
         if output is not None and step.action == "sweep" and not draft.assets and previous is not None:
@@ -364,7 +370,11 @@ class Resolver(Guards):
             if step.asset is None:
                 step.asset = asset
             carried = step.asset == asset and step.action not in ("claim", "lp-collect")
-            if carried and step.amount is not None and step.amount.kind == "fraction":
+            known = _known_output(previous)
+            if carried and step.amount is not None and step.amount.kind == "fraction" and known is not None:
+                # "withdraw 200 usdc, send half to ...": part of an output whose size is exact already.
+                step.amount = _part_of(step.amount, known)
+            elif carried and step.amount is not None and step.amount.kind == "fraction":
                 # Part of an output that has not landed yet cannot be sized now: ask how much instead.
                 self.outcome.notes.append(
                     f"I can't size part of the {asset} the previous step returns before it lands."
@@ -412,3 +422,25 @@ class Resolver(Guards):
                 step.from_chain = chain
         elif step.chain is None:
             step.chain = chain
+
+
+def _known_output(previous: Step | None) -> AmountSpec | None:
+    """What a step gives, when it is exactly the amount it names: a withdrawal of an exact amount returns
+    that amount of the token (a swap's or a bridge's output depends on the market and the fees)."""
+    if previous is None or previous.action != "withdraw":
+        return None
+    amount = previous.amount
+    return amount if amount is not None and amount.kind == "exact" and amount.value else None
+
+
+def _part_of(share: AmountSpec, whole: AmountSpec) -> AmountSpec:
+    """`share` (a fraction) of an exact amount, exactly; no exact decimal ("a third of 100") is asked."""
+    assert share.value is not None and whole.value is not None
+    top, bottom = share.ratio or (None, None)
+    if top is not None and bottom is not None:
+        value = whole.value * top / bottom
+        if value * bottom != whole.value * top:
+            return AmountSpec("unclear", written=f"{share.written} of {whole.written}")
+    else:
+        value = whole.value * share.value
+    return AmountSpec("exact", value.normalize(), f"{share.written} of {whole.written}")

@@ -246,3 +246,19 @@ def test_an_address_after_a_request_that_pays_nobody_is_never_dropped_silently()
         "0x9BF3AE675f3EcbaF8Faf3C11F0c5c5cF0356F18e", (EVM_A, "base"), conversation_context=context
     )
     assert not response.intents
+
+
+def test_an_amount_with_no_token_after_a_step_is_of_what_that_step_gives() -> None:
+    payee = "0x41b9bB1DA309Acc610031bBd6CaA9AAb87a21FF5"
+    prompt = f"bridge 5,000 USDC from base to polygon, then pay him 4,750 at {payee}"
+    response = parse(prompt, (EVM_A, "base"), (EVM_A, "polygon"))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [
+        ("bridge", "USDC", Decimal(5000)),
+        ("transfer", "USDC", Decimal(4750)),
+    ]
+
+
+def test_part_of_an_exact_withdrawal_is_exact_and_a_part_with_no_exact_value_is_asked() -> None:
+    prompt = f"withdraw 300 usdc from aave on polygon, send a third to {ADDRESS}"
+    assert _amounts(prompt, "polygon") == [Decimal(300), Decimal(100)]
+    assert _amounts(f"withdraw 100 usdc from aave on polygon, send a third to {ADDRESS}", "polygon") == []
