@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from engine.intents.forms import form_request
 from engine.intents.found import LABELS, Block, Message, Names
 from engine.intents.markup import Line, seen_lines
 from engine.intents.pasted import pointed
@@ -69,6 +70,10 @@ def find_request(text: str, universe: Names) -> Message:
     if paid is not None:
         # "Weekly stipends, 250 USDC each on Base:" and the addresses: the list is the request.
         return Message(paid, context=text.splitlines(), set_aside=["a list of payees"])
+    form = form_request(text)
+    if form is not None:
+        # "Ticket #4471 / Issue: ... / Requested action: repay 1,500 usdt ...": the order its fields state.
+        return Message(form, context=text.splitlines(), set_aside=["the ticket's other fields"])
     lines = seen_lines(text)
     if len(lines) <= 1 and not any(line.item or line.struck for line in lines):
         message = Message(text)

@@ -1,0 +1,90 @@
+"""Requests written as forms and tickets: the order a field states, steps listed under "Steps:", a retry
+of what was attempted, and a field form written out; a form's other fields are never values."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.intents.forms import form_request
+from tests.engine.test_intents_support import EVM_A, parse
+
+CHAINS = ("ethereum", "base", "arbitrum", "optimism", "polygon", "bsc")
+PAYEE = "0xE36CbF9bFE346c131D450D4E2fE880BB4db206f4"
+
+
+def _read(prompt: str) -> list[tuple[object, ...]]:
+    response = parse(prompt, *((EVM_A, chain) for chain in CHAINS))
+    return [(i.action, i.asset, i.chain or i.from_chain, i.amount) for i in response.intents]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        (
+            "Ticket #4471\nIssue: Aave health factor low on Optimism (1.12)\n"
+            "Requested action: repay 1,500 USDT of my Aave debt on Optimism.\nPriority: high",
+            [("repay", "USDT", "optimism", Decimal(1500))],
+        ),
+        (
+            "Issue: Need DAI on Optimism\nCurrent: only ETH on Optimism\nRequest: swap 1 ETH to DAI on Optimism",
+            [("swap", "ETH", "optimism", Decimal(1))],
+        ),
+        (
+            "Problem: I sent USDC to the wrong chain.\nDetails: 300 USDC landed on Optimism instead of "
+            "Arbitrum.\nFix requested: move those 300 USDC from Optimism to Arbitrum.",
+            [("bridge", "USDC", "optimism", Decimal(300))],
+        ),
+        (
+            f"Subject: Transfer request\n1. Asset: DAI\n2. Amount: 1,250\n3. Network: Polygon\n"
+            f"4. Destination: {PAYEE}\nPlease process.",
+            [("transfer", "DAI", "polygon", Decimal(1250))],
+        ),
+        (
+            "Issue: swap failed\nError: 'execution reverted: STF'\nTx: swap 0.75 ETH -> USDC on Base\n"
+            "Expected: swap goes through\nPlease retry the same swap.",
+            [("swap", "ETH", "base", Decimal("0.75"))],
+        ),
+        (
+            "Issue: swap\nFrom: USDC\nTo: BTCB\nAmount: 1500\nChain: BNB Smart Chain",
+            [("swap", "USDC", "bsc", Decimal(1500))],
+        ),
+        (
+            "Issue: Deposit to Spark\nAsset: wstETH\nAmount: 3\nChain: Ethereum\nExpected: supplied\n"
+            "Please advise.",
+            [("deposit", "wstETH", "ethereum", Decimal(3))],
+        ),
+    ],
+)
+def test_the_order_a_form_states_is_the_request(prompt: str, expected: list[tuple[object, ...]]) -> None:
+    assert _read(prompt) == expected
+
+
+def test_steps_listed_under_a_steps_field_are_the_request_in_order() -> None:
+    prompt = (
+        "Issue: need funds for rent\nExpected: USDC on Polygon\nSteps:\n1. Withdraw 1,200 USDC from Aave "
+        f"on Polygon\n2. Send 1,100 USDC to landlord {PAYEE}"
+    )
+    assert [row[0] for row in _read(prompt)] == ["withdraw", "transfer"]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Issue: Borrow\nProtocol: Aave\nChain: Ethereum\nAsset: USDC\nAmount: TBD\nPlease advise.",
+        "Issue: Withdraw\nProtocol: Aave\nAsset: USDC\nAmount: 1000\nChain: \nPlease advise.",
+        "Request type: Staking\nAmount: 10 ETH\nProvider: Lido\nNotes: please split into 2 tx of 5",
+    ],
+)
+def test_what_a_form_leaves_open_or_adds_in_a_note_is_asked(prompt: str) -> None:
+    response = parse(prompt, *((EVM_A, chain) for chain in CHAINS))
+    assert not response.intents
+    assert response.clarifications
+
+
+def test_a_message_in_the_writers_own_words_is_no_form() -> None:
+    # Pasted label lines beside an order the writer wrote: the order is the request, as before.
+    assert form_request("Amount: 50\nNetwork: base\nsend 20 usdc to " + PAYEE + " on base") is None
+    assert form_request("swap 1 eth to usdc on base") is None
+    assert form_request("Invoice: 0099\nTotal due: 2,400 USDC") is None
