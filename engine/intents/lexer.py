@@ -33,7 +33,7 @@ _TOKEN_RE: Final = re.compile(
    |(?P<sol>[1-9A-HJ-NP-Za-km-z]{32,44})(?![0-9a-zA-Z])
    |(?P<ens>[a-zA-Z0-9-]+\.eth)(?![0-9a-zA-Z.])
    |(?P<sci>\d+(?:\.\d+)?[eE][+-]?\d+)(?![0-9a-zA-Z.])
-   |(?P<number>\d[\d.,]*\d|\d|\.\d+)(?P<suffix>[a-zA-Z]+)?
+   |(?P<number>\d(?:[\d.,]|['\u2019](?=\d{3}))*\d|\d|\.\d+)(?P<suffix>[a-zA-Z]+)?
    |(?P<word>[a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z](?![a-zA-Z]))?(?:'[a-zA-Z]+)?)
    |(?P<punct>->|=>|>=|<=|\u2192|[,;/$%&+?!:@#<>=~*()"\u20ac\u00a3]|\.|-|—|–)
     """,

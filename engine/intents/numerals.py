@@ -4,8 +4,10 @@ One reader for the intent parser and the agent compiler, so "three thousand" mea
 for forms that could be read two ways are fixed here and recorded in docs/decisions.md:
 - a comma followed by groups of exactly three digits is a thousands separator ("1,000", "12,500,000"),
   unless the whole part is 0 ("0,500" is a half); any other single comma is a decimal comma ("0,5", "2,75");
-- "1,000.5" is English notation; a literal that mixes separators any other way ("1.000,5", "1,00,000",
-  "1.000.000") is ambiguous and never read as a number (the reader asks instead);
+- "1,000.5" is English notation; "1.250,50" and "2.000,00" (dots between groups of three, then a decimal
+  comma), "1.000.000" (two or more dot groups of three) and the Swiss "1'500" have one reading only and
+  are read so; a literal that mixes separators any other way ("1,00,000", "1.000,5.0") is ambiguous and
+  never read as a number (the reader asks instead);
 - suffixes k, m, mm, mil, b, bn (and the words thousand, million, billion, grand) multiply: "2m" is two
   million, never two minutes, in an amount.
 Every literal goes through engine.numbers.parse_decimal (bounded) before any arithmetic.
@@ -127,6 +129,12 @@ _MAX_RATIO_TERM: Final = 1000
 _THOUSANDS: Final = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _DECIMAL_COMMA: Final = re.compile(r"\d+,\d+")
 _PLAIN: Final = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+# "1.250,50", "2.000,00": dots between groups of three and a decimal comma (only one reading).
+_DOT_GROUPS_COMMA: Final = re.compile(r"\d{1,3}(?:\.\d{3})+,\d+")
+# "1.000.000": two or more dot groups of three cannot be a decimal point.
+_DOT_GROUPS: Final = re.compile(r"\d{1,3}(?:\.\d{3}){2,}")
+# "1'500", "12'000.50": the Swiss thousands apostrophe (straight or typographic).
+_APOSTROPHE_GROUPS: Final = re.compile(r"\d{1,3}(?:['\u2019]\d{3})+(?:\.\d+)?")
 # "1.500", "2.000", "12.250": a dot before three digits that end in a zero, after a whole part that is not
 # 0, is a thousands separator to many ("1.500" is 1500 in much of Europe) and a decimal point to others;
 # nobody writes 1.5 padded to three places, so the amount is asked rather than read a thousand times off.
@@ -152,11 +160,25 @@ def read_literal(raw: str) -> Numeral:
             return Numeral(parse_decimal(raw.replace(",", "")))
         if _DECIMAL_COMMA.fullmatch(raw):
             return Numeral(parse_decimal(raw.replace(",", ".")))
+        if _DOT_GROUPS_COMMA.fullmatch(raw):
+            return Numeral(parse_decimal(raw.replace(".", "").replace(",", ".")))
+        if _DOT_GROUPS.fullmatch(raw):
+            return Numeral(parse_decimal(raw.replace(".", "")))
+        if _APOSTROPHE_GROUPS.fullmatch(raw):
+            return Numeral(parse_decimal(raw.replace("'", "").replace("\u2019", "")))
     except NumberOutOfRange:
         return Numeral(None, "too large or too long to be an amount")
     except ValueError:
         pass
     return Numeral(None, "written in a way that could mean two different numbers")
+
+
+def two_readings(raw: str) -> tuple[Decimal, Decimal] | None:
+    """The two numbers a literal such as "2.000" or "1.500" can mean (2 and 2000), for asking which; None
+    for any literal that is not written that way."""
+    if not _DOT_THOUSANDS.fullmatch(raw):
+        return None
+    return parse_decimal(raw).normalize(), parse_decimal(raw.replace(".", ""))
 
 
 def scaled(value: Decimal, suffix: str) -> Decimal:

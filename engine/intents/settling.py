@@ -4,7 +4,7 @@ Without the balance or price it asks how much; it never guesses one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Final
@@ -22,6 +22,7 @@ from engine.intents.amounts import (
     usd_to_tokens,
 )
 from engine.intents.drafts import MAX, AmountSpec
+from engine.intents.numerals import two_readings
 from engine.intents.questions import Asker
 from engine.intents.reader import read_clause
 from engine.intents.steps import Step
@@ -69,9 +70,11 @@ class Settler:
         amounts = [item.amount for item in draft.items if item.amount is not None]
         return amounts[0] if amounts else draft.loose_amount
 
-    def ask_amount(self, step: Step, why: str = "") -> AmountSpec | None:
-        """The answered amount, or None after asking (with `why` said in the reasoning)."""
-        answer = self.asker.ask(step, "amount", "amount", how_much(step), [("max", "All of it")])
+    def ask_amount(self, step: Step, why: str = "", readings: Sequence[Decimal] = ()) -> AmountSpec | None:
+        """The answered amount, or None after asking (with `why` said in the reasoning); `readings` are the
+        numbers the words could mean, offered first ("2 USDC", "2,000 USDC" for "2.000")."""
+        offered = [(f"{value:f}", f"{value:,f} {step.asset}") for value in readings]
+        answer = self.asker.ask(step, "amount", "amount", how_much(step), [*offered, ("max", "All of it")])
         if answer is None:
             if why:
                 self.outcome.notes.append(why)
@@ -129,9 +132,9 @@ class Settler:
             return None
         return self.asker.universe.decimals(chain, step.asset)
 
-    def settle_answered(self, step: Step, why: str) -> None:
+    def settle_answered(self, step: Step, why: str, readings: Sequence[Decimal] = ()) -> None:
         """Ask how much (saying why); an answer that again needs a balance or price is refused."""
-        answered = self.ask_amount(step, why)
+        answered = self.ask_amount(step, why, readings)
         if answered is not None and answered.kind not in ("exact", "max"):
             self.outcome.refuse(why)
         elif answered is not None:
@@ -139,9 +142,11 @@ class Settler:
             self.settle_exact(step, answered) if answered.kind == "exact" else self.settle_max(step)
 
     def settle_unclear(self, step: Step, spec: AmountSpec) -> None:
+        readings = two_readings(spec.written or "")
         self.settle_answered(
             step,
             f"I couldn't read \"{spec.written}\" as one amount, and I won't guess which number you mean.",
+            readings or (),
         )
 
     def settle_all_but(self, step: Step, spec: AmountSpec) -> None:

@@ -124,7 +124,7 @@ def test_a_negative_amount_is_refused_with_a_reason(amount: str) -> None:
     assert "negative" in response.reasoning
 
 
-@pytest.mark.parametrize("amount", ["1.000,5", "1,00,000", "1.000.000", "1/3", "half"])
+@pytest.mark.parametrize("amount", ["1,00,000", "1.000,5.0", "1/3", "half"])
 def test_an_amount_that_reads_two_ways_is_asked(amount: str) -> None:
     response = swap(amount)
     assert kinds(response) == ["amount"], response.reasoning

@@ -262,3 +262,26 @@ def test_part_of_an_exact_withdrawal_is_exact_and_a_part_with_no_exact_value_is_
     prompt = f"withdraw 300 usdc from aave on polygon, send a third to {ADDRESS}"
     assert _amounts(prompt, "polygon") == [Decimal(300), Decimal(100)]
     assert _amounts(f"withdraw 100 usdc from aave on polygon, send a third to {ADDRESS}", "polygon") == []
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ("1.250,50", "1250.50"),
+        ("2.000,00", "2000"),
+        ("1.000.000", "1000000"),
+        ("1'500", "1500"),
+        ("1’500", "1500"),
+    ],
+)
+def test_european_and_swiss_numbers_with_one_reading_are_read(written: str, value: str) -> None:
+    assert _amounts(f"swap {written} usdc to weth on base") == [Decimal(value)]
+
+
+def test_a_dot_before_three_digits_is_asked_with_both_readings() -> None:
+    response = parse("deposit 2.000 usdc in aave on base", (EVM_A, "base"))
+    (question,) = response.clarifications
+    assert [option.label for option in question.options] == ["2 USDC", "2,000 USDC", "All of it"]
+    answered = "deposit 2.000 usdc in aave on base\n\nClarification — How much USDC do you want to deposit?: "
+    assert _amounts(answered + "2,000 USDC") == [Decimal(2000)]
+    assert _amounts(answered + "2 USDC") == [Decimal(2)]
