@@ -1,11 +1,17 @@
-"""Negations that only say how the user feels or why: "i dont want the volatility", "so it doesn't go down
+"""Remarks: negations that only say how the user feels or why, and courtesies written as conditions.
+
+Negations that only say how the user feels or why: "i dont want the volatility", "so it doesn't go down
 in value", "don't make me regret this", "anyway not me". A negation changes a plan only through what it
 governs; where its clause names nothing a plan is made of (no action, amount, asset, chain, protocol or
 address) and no other word of the closed classes that change meaning (engine.intents.meaning), and the
 negated verb does not point back at the request ("don't do it", "dont want that" withdraw it), the clause
 is a remark, when every word after the negation is one English text uses (engine.intents.english) and none says the user has not
 decided ("i don't know what's best" is indecision, asked as before). A remark becomes one `remark` lexeme, set aside and named in the reasoning, never a reason to stop.
-Read before the message's links and corrections are marked, while its punctuation still bounds clauses.
+Courtesies written as conditions ("if you please", "if possible", "if this is a silly question") are
+remarks too, when their clause names nothing a plan is made of and nothing a condition could measure or
+depend on (a level, a time, gas, a need, another step's outcome, safety); a real condition is left for
+the reader, which answers that it waits for it. Read before the message's links and corrections are
+marked, while its punctuation still bounds clauses.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Final
 from engine.intents.english import is_english
 from engine.intents.lexicon import Lexeme
 from engine.intents.meaning import MEANING_WORDS
-from engine.intents.wording import FILLER, NEGATIONS
+from engine.intents.wording import FILLER, LEVEL_WORDS, NEGATIONS, TIME_UNITS, TIME_WORDS
 
 # Where a negation's clause ends: a pause, or a word that starts another clause.
 _BREAKS: Final = frozenset(
@@ -39,7 +45,7 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
-        clause = _remark_at(lexemes, index)
+        clause = _remark_at(lexemes, index) or _idle_condition_at(lexemes, index)
         if clause is None:
             out.append(lexemes[index])
             index += 1
@@ -73,3 +79,44 @@ def _remark_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
     if any(one.text in MEANING_WORDS for at, one in enumerate(clause, start) if at != index):
         return None
     return start, end
+
+
+# Condition words whose clause can be a courtesy rather than a condition ("if you please", "if possible").
+_IF: Final = frozenset({"if", "provided", "assuming"})
+# Words that make a condition one the plan would wait for or depend on: a measure, a market move, a need,
+# an outcome of another step, safety ("if gas is cheap", "if needed", "if it lands", "if it's safe").
+_CONDITIONAL: Final = (
+    LEVEL_WORDS
+    | TIME_WORDS
+    | TIME_UNITS
+    | frozenset(
+        """
+        price prices gas fee fees apy apr yield rate rates cheap cheaper expensive low lower high higher up
+        down green red moon crash crashes peg depeg worth value market needed necessary required need needs
+        enough insufficient short empty fail fails failed works succeeds lands landed arrives arrived
+        confirms confirmed through approved cleared done finished ready available sufficient safe risky
+        better worse best worst profit loss
+        """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+    )
+)
+
+
+def _idle_condition_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a courtesy written as a condition at `index` ("if you please", "if possible", "if
+    this is a silly question", "if it is possible, please do it"): its clause names nothing a plan is made
+    of, nothing a condition could measure or depend on, and only English words. None otherwise: a real
+    condition is left for the reader, which answers that it waits for it."""
+    if lexemes[index].text not in _IF or lexemes[index].kind != "word":
+        return None
+    end = index + 1
+    while end < len(lexemes) and lexemes[end].text not in _BREAKS - {"and", "so", "but"}:
+        end += 1
+    said = [one for one in lexemes[index + 1 : end] if one.kind != "punct"]
+    content = [one for one in said if one.text not in FILLER]
+    if not said or any(one.kind in _SLOTS for one in lexemes[index + 1 : end]):
+        return None  # "..., if": cut off, left for the reader
+    if any(one.text in _CONDITIONAL or one.text in MEANING_WORDS for one in said):
+        return None
+    if not all(is_english(one.text) for one in content):
+        return None
+    return index, end

@@ -112,7 +112,8 @@ class Resolver(Guards):
         if remarks:
             words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in remarks))
             self.outcome.notes.append(
-                f"I set aside {words}: it says how you feel or why, not what to do or not to do."
+                f"I set aside {words}: it is said around the request (how you feel, why, or as a "
+                "courtesy), not what to do or not to do."
             )
         if not unread:
             return True

@@ -285,3 +285,18 @@ def test_a_dot_before_three_digits_is_asked_with_both_readings() -> None:
     answered = "deposit 2.000 usdc in aave on base\n\nClarification — How much USDC do you want to deposit?: "
     assert _amounts(answered + "2,000 USDC") == [Decimal(2000)]
     assert _amounts(answered + "2 USDC") == [Decimal(2)]
+
+
+@pytest.mark.parametrize("courtesy", ["if you please", "if possible", "if this is a silly question"])
+def test_a_courtesy_written_as_a_condition_is_set_aside(courtesy: str) -> None:
+    response = parse(f"swap 1 eth to usdc on base, {courtesy}", (EVM_A, "base"))
+    assert [intent.amount for intent in response.intents] == [Decimal(1)]
+    assert f'"{courtesy}"' in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "condition",
+    ["if gas is cheap", "if needed", "if it's safe", "if eth drops below 3000", "when it lands", "if"],
+)
+def test_a_condition_the_plan_would_wait_for_or_depend_on_still_stops_it(condition: str) -> None:
+    assert parse(f"swap 1 eth to usdc on base, {condition}", (EVM_A, "base")).intents == ()
