@@ -296,7 +296,7 @@ def test_a_courtesy_written_as_a_condition_is_set_aside(courtesy: str) -> None:
 
 @pytest.mark.parametrize(
     "condition",
-    ["if gas is cheap", "if needed", "if it's safe", "if eth drops below 3000", "when it lands", "if"],
+    ["if gas is cheap", "if needed", "if it's safe", "if eth drops below 3000", "if"],
 )
 def test_a_condition_the_plan_would_wait_for_or_depend_on_still_stops_it(condition: str) -> None:
     assert parse(f"swap 1 eth to usdc on base, {condition}", (EVM_A, "base")).intents == ()
