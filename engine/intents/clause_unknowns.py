@@ -13,6 +13,9 @@ from engine.intents.english import is_common
 _ASSET_DETERMINERS: Final[frozenset[str]] = frozenset({"my", "some", "of", "all"})
 
 _POSSESSIVES: Final[frozenset[str]] = frozenset({"my", "his", "her", "their", "our", "your"})
+_PERSONAL: Final[frozenset[str]] = frozenset(
+    {"him", "them", "me", "us", "you", "its", "mine", "hers", "theirs"}
+)
 
 # Words after which a name right after a verb is a person, not a token ("send alice her part").
 _PERSON_FOLLOWERS: Final[frozenset[str]] = frozenset(
@@ -107,8 +110,15 @@ class UnknownReading(ClauseState):
 
     def after_venue_preposition(self, index: int, word: str) -> bool:
         """True where an unknown word stands in a venue's place: right after "on"/"via" ("on compound"), or
-        after "on the" when it is no ordinary word ("on the Avalanche", not "on the way")."""
+        after "on the" when it is no ordinary word ("on the Avalanche", not "on the way"). Never a person's
+        word ("in her wallet"), a phrase going on with "of" ("on behalf of", "on top of"), or after "in"
+        in a payment ("typed it in lowercase", "my cousin in brasil"), which goes into no venue."""
         previous = self.peek(index - 1)
+        following = self.peek(index + 1)
+        if word in _POSSESSIVES or word in _PERSONAL or (following is not None and following.text == "of"):
+            return False
+        if previous is not None and previous.text == "in" and self.draft.action in (None, "transfer"):
+            return False
         if previous is not None and previous.text in _PROTOCOL_PREPOSITIONS:
             return True
         before = self.peek(index - 2)

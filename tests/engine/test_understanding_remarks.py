@@ -300,3 +300,23 @@ def test_a_courtesy_written_as_a_condition_is_set_aside(courtesy: str) -> None:
 )
 def test_a_condition_the_plan_would_wait_for_or_depend_on_still_stops_it(condition: str) -> None:
     assert parse(f"swap 1 eth to usdc on base, {condition}", (EVM_A, "base")).intents == ()
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"send 100 usdc on base to {ADDRESS} on behalf of my mum",
+        f"send 0.2 eth on base to this address, I typed it in lowercase: {ADDRESS.lower()}",
+        "repay all of my dai debt on spark. she has the dai in her wallet already",
+    ],
+)
+def test_a_persons_word_or_a_phrase_after_a_preposition_is_no_venue(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"), (EVM_A, "ethereum"))
+    assert "I don't know" not in response.reasoning
+
+
+def test_an_unknown_name_where_a_venue_goes_is_still_refused() -> None:
+    assert "I don't know 'morpho'" in parse("deposit 100 usdc in morpho on base", (EVM_A, "base")).reasoning
+    assert (
+        "I don't know 'compound'" in parse("deposit 100 usdc on compound on base", (EVM_A, "base")).reasoning
+    )
