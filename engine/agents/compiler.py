@@ -18,7 +18,7 @@ from engine.agents.conditions import (
     PriceMetric,
     YieldPoolMetric,
 )
-from engine.agents.context import Address, Request
+from engine.agents.context import Address, PriceLookup, Request
 from engine.agents.kinds import Kind
 from engine.agents.leftovers import FILLER, changes_meaning, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
@@ -85,15 +85,17 @@ def split_clarifications(text: str) -> tuple[str, list[str]]:
     return "\n".join(original).strip(), [a for a in answers if a]
 
 
-def compile_request(text: str, wallets: list[str]) -> CompileResult:
+def compile_request(text: str, wallets: list[str], prices: PriceLookup | None = None) -> CompileResult:
     """Compile a plain-English agent request for `wallets` (already validated, 1 to 10 addresses).
 
     Returns Compiled, NeedsClarification (answer by re-sending the original text + a blank line +
     "Clarification — <question>: <picked label>") or Unwatchable. Never raises on any text. Every option
     of a clarification compiles, or asks onward, when it is picked: an option that would not is left
-    out, and a question none of whose options would is answered with the reason instead.
+    out, and a question none of whose options would is answered with the reason instead. `prices` gives
+    the current USD price by CoinGecko id where the caller can read one (a level with no side takes its
+    side from it); a question it would settle names the ids it needs (`NeedsClarification.prices`).
     """
-    return _checked(text, wallets, _OPTION_DEPTH)
+    return _checked(text, wallets, _OPTION_DEPTH, prices)
 
 
 # How many answers deep an option is followed before it is offered: an option whose reply is a question
@@ -101,15 +103,15 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
 _OPTION_DEPTH = 3
 
 
-def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
-    result = _compile(text, wallets)
+def _checked(text: str, wallets: list[str], depth: int, prices: PriceLookup | None) -> CompileResult:
+    result = _compile(text, wallets, prices)
     if not isinstance(result, NeedsClarification) or not result.options or depth == 0:
         return result
     kept: list[str] = []
     failure: CompileResult | None = None
     for option in result.options:
         follow = f"{text}\n\nClarification \u2014 {result.question}: {option.label}"
-        reply = _checked(follow, wallets, depth - 1)
+        reply = _checked(follow, wallets, depth - 1, prices)
         if isinstance(reply, Compiled) or (
             isinstance(reply, NeedsClarification) and reply.question != result.question
         ):
@@ -118,10 +120,10 @@ def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
             failure = reply
     if not kept and failure is not None:
         return failure
-    return NeedsClarification.ask(result.question, kept)
+    return NeedsClarification.ask(result.question, kept, result.prices)
 
 
-def _compile(text: str, wallets: list[str]) -> CompileResult:
+def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> CompileResult:
     original, answers = split_clarifications(text)
     if not original:
         if answers:
@@ -133,7 +135,9 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
     if prepared.text == WITHDRAWN:
         return Unwatchable("the request was withdrawn later in the message; nothing is left to watch")
     raw = SEPARATOR.join([" ".join(prepared.text.split()), *answers])
-    request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
+    request = Request(
+        text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets), price_of=prices
+    )
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
     unclear = unclear_scale(request.text)
@@ -176,18 +180,22 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
             note = f"Set aside, as they change nothing watched: {quoted}."
             result = dataclasses.replace(result, note=f"{result.note} {note}" if result.note else note)
     if isinstance(result, Compiled) and dropped is not None:
-        note = (
-            f'Phase A is notify-only: the follow-on action "{dropped}" was dropped; this agent only notifies.'
-        )
+        note = dropped_note(dropped) + (f" {result.note}" if result.note else "")
         return dataclasses.replace(result, dropped_action=dropped, note=note)
     return result
 
 
-def compile_condition(text: str, wallets: list[str]) -> CompileResult:
+def dropped_note(action: str) -> str:
+    """The compile note's sentence on a follow-on action the compiler dropped (it opens the note; a caller
+    that reads the action into a remedy replaces this sentence and keeps the rest)."""
+    return f'Phase A is notify-only: the follow-on action "{action}" was dropped; this agent only notifies.'
+
+
+def compile_condition(text: str, wallets: list[str], prices: PriceLookup | None = None) -> CompileResult:
     """Compile a request for an existing `condition` agent (PATCH with `request`): like compile_request,
     but a result of a typed kind is restated as the equivalent Condition so the agent keeps its kind and
     id. Percent moves, portfolio moves and schedules have no condition form and are Unwatchable."""
-    result = compile_request(text, wallets)
+    result = compile_request(text, wallets, prices)
     if not isinstance(result, Compiled) or result.agent is None:
         return result
     agent = result.agent

@@ -107,18 +107,49 @@ BELOW = re.compile(
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
 STRICT_BELOW = words("below", "under")
-# A target level with no direction: "hits 4000".
-NEUTRAL_LEVEL = words(
-    "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals",
-    "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "tags", "taps",
-    "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
-    # Chart words that name a level touched from either side: "retests 3k", "prints 12.5", "flips 180".
-    "retests", "retest", "retesting", "prints", "printing", "flips",
-    # A bounce or a rejection at a level says where it turned, not which side to watch.
+# A level the price moves to, with no side named: "hits 4000", "reaches 2500", "goes to 2500", "crosses
+# 3500". The price is on one side of the level now, so moving to it is crossing it from that side: the side
+# is read from the price at creation when one is known (rules_common.level_or_clarify), else asked.
+ARRIVAL = re.compile(
+    words(
+        "hits",
+        "hit",
+        "reaches",
+        "reach",
+        "touches",
+        "touch",
+        "crosses",
+        "cross",
+        "gets to",
+        "tags",
+        "taps",
+        "lands at",
+        # Chart words for a level met again ("retests 3k").
+        "retests",
+        "retest",
+        "retesting",
+        # Going through a level without a verb that says which way ("slices through 3k").
+        "slices through",
+        "sliced through",
+        "cuts through",
+        "cut through",
+        "goes through",
+        "went through",
+    ).pattern  # fmt: skip
+    # "goes to 2500", and "goes to" cut off at the end: the level moved to, or the one left to ask.
+    + r"|(?<![\w])(?:goes|go|comes)\s+to(?=\s+\$?\d|\s*(?:\||$))"
+)
+# A level named with no side and no move to it: a state ("is at 200", "trades at", "prints 12.5"),
+# nearness ("near 4000", "around 4000"), a turn ("bounces off 3k", "rejects at 3k") or a bare flip ("flips
+# 180"); the side is always asked, as it is for a level with no word at all ("bnb 800 alert").
+NEAR_OR_TURN = words(
+    "equals", "is at", "sits at", "trades at", "prints", "printing",
+    "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "gets near", "comes near",
+    "flips",
     "bounces off", "bounce off", "bounces at", "bounced off", "rejects at", "rejected at", "gets rejected at",
-    # Going through a level without a verb that says which way ("slices through 3k").
-    "slices through", "sliced through", "cuts through", "cut through", "goes through", "went through",
 )  # fmt: skip
+# Every level word with no side.
+NEUTRAL_LEVEL = re.compile(f"{ARRIVAL.pattern}|{NEAR_OR_TURN.pattern}")
 # Directions of a move.
 UP = words(
     "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",
