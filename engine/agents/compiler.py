@@ -19,8 +19,9 @@ from engine.agents.conditions import (
     YieldPoolMetric,
 )
 from engine.agents.context import Address, PriceLookup, Request
+from engine.agents.corrections import WITHDRAWN
 from engine.agents.kinds import Kind
-from engine.agents.leftovers import FILLER, changes_meaning, unread_words
+from engine.agents.leftovers import changes_meaning, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
@@ -34,32 +35,39 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    MOVE,
     MY_WALLET,
     NEGATION,
     NEUTRAL_LEVEL,
     NEWS,
     PORTFOLIO,
+    SAME_CONDITION,
     TRAILING_ACTION,
     UP,
     YIELD,
 )
-from engine.agents.prepare import WITHDRAWN, prepare
+from engine.agents.prepare import prepare
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
 from engine.agents.rules_portfolio import compile_portfolio
-from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, take_label
+from engine.agents.rules_schedule import (
+    DAY_OF_MONTH,
+    TIME_OF_DAY,
+    compile_schedule,
+    is_schedule_phrase,
+    take_label,
+)
 from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
+from engine.agents.vague import WATCHABLE, misheard_asset, nothing_named, unwatched_metric
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
-from engine.intents.spelling import near_names, token_question
 from engine.intents.wording import CHAT_FILLER
 
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
 _CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
 # Joins the original request and each answer; no rule reads across it.
 SEPARATOR = " | "
-_WATCHABLE = "prices, price ratios, gas, health factors, yields, portfolio value and schedules"
 
 
 def split_clarifications(text: str) -> tuple[str, list[str]]:
@@ -130,7 +138,7 @@ def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> Compi
             return Unwatchable(
                 "the request only answers a clarification; send the original request with the answer"
             )
-        return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
+        return Unwatchable(f"the request is empty; describe a condition on {WATCHABLE}")
     prepared = prepare(original)
     if prepared.text == WITHDRAWN:
         return Unwatchable("the request was withdrawn later in the message; nothing is left to watch")
@@ -265,7 +273,8 @@ def drop_action(request: Request) -> str | None | Unwatchable:
         scanner.mask(trailing.start(), start)  # the joiner and the lead-in ("and then i'll")
     stop = request.text.find(SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
-    return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
+    action = scanner.mask(start, _action_end(request.text, start, end)).text
+    return SAME_CONDITION.sub("", action).strip(" .,;!?")
 
 
 # An ask to be told after the action ("... swap 1 eth to usdc and ping me") belongs to the alert: the action
@@ -362,6 +371,9 @@ def _check_cadence(request: Request) -> str | None | Unwatchable:
 
 def _dispatch(request: Request) -> CompileResult:
     scanner = request.scanner
+    unwatched = unwatched_metric(request)
+    if unwatched is not None:
+        return unwatched
     label = None
     if is_schedule_phrase(request):
         label = take_label(request)
@@ -407,34 +419,24 @@ def _dispatch(request: Request) -> CompileResult:
         return compile_price(request, mentions, check_cadence)
     if scanner.has(NEWS):
         return Unwatchable("news agents cannot be created through the API; describe a measurable condition")
-    misheard = _misheard_asset(scanner.remaining)
-    if misheard is not None:
-        return misheard
-    return Unwatchable(f"the request has no measurable condition; watchable are {_WATCHABLE}")
-
-
-def _misheard_asset(remaining: str) -> NeedsClarification | None:
-    """A word that may be a token's name misspelt or misheard ("eath", "soul", "dye"), when no token is
-    named: asked as "did you mean", with the names it may be (each answer names a token, so it compiles)."""
-    aliases = {
-        alias.lower(): asset.symbol
-        for asset in vocabulary().assets
-        for alias in (asset.symbol, *asset.aliases)
-    }
-    for word in re.findall(r"[a-z]{3,}", remaining):
-        if word in aliases or word in FILLER or word in CHAT_FILLER:
-            continue
-        near = near_names(word, aliases)
-        if near:
-            return NeedsClarification.ask(token_question(word), near)
-    return None
+    asked = misheard_asset(scanner.remaining) or nothing_named(request)
+    if asked is not None:
+        return asked
+    return Unwatchable(f"the request has no measurable condition; watchable are {WATCHABLE}")
 
 
 def _is_measurable(request: Request, label: Span | None = None) -> bool:
     """Whether the request (outside a reminder's label) states a metric with an amount or a move."""
     probe = Scanner(request.scanner.remaining)
-    if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
+    probe.take(TIME_OF_DAY)  # "daily 8am", "on day 15": times and dates are no amounts
+    probe.take(DAY_OF_MONTH)
+    if any(probe.has(p) for p in (GAS, HEALTH, YIELD)):
         return True
+    if probe.has(PORTFOLIO):
+        # "daily 8am Chicago time send me my balance", "a monthly portfolio statement on the 1st": a summary
+        # on a schedule; with an amount or a move ("my portfolio drops 10% in a week") it is an alert.
+        sized = any(probe.has(p) for p in (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION))
+        return sized or bool(Scanner(probe.remaining).take_numbers())
     levels = (ABOVE, BELOW, NEUTRAL_LEVEL)
     if probe.has(MY_WALLET) and any(probe.has(p) for p in levels) and probe.take_numbers():
         return True  # "ping me when my wallet is worth over 15k": a value, not a reminder

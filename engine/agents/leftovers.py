@@ -58,6 +58,7 @@ from engine.agents.rules_schedule import (
     MONTHLY,
     NOON_UTC,
     TIME_OF_DAY,
+    TIME_ZONE,
     WEEKLY,
 )
 from engine.agents.scan import Scanner
@@ -97,7 +98,7 @@ def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
     if result.kind is Kind.SCHEDULE:
         # A time of day was confirmed as 12:00 UTC before a schedule compiles.
         # The cadence first: "every morning" is a cadence before "morning" is a time of day.
-        return (REMIND, NOON_UTC, *_SCHEDULE_PHRASES.get(result.cadence, ()), TIME_OF_DAY)
+        return (REMIND, NOON_UTC, *_SCHEDULE_PHRASES.get(result.cadence, ()), TIME_OF_DAY, TIME_ZONE)
     checks = (CHECK_HOURLY, CHECK_DAILY, *_ALERT_PHRASES)
     metric = None if result.condition is None else result.condition.metric
     if result.kind in (Kind.AAVE_HEALTH, Kind.SPARK_HEALTH) or isinstance(metric, HealthFactorMetric):
@@ -131,7 +132,9 @@ def unread_words(request: Request, result: Compiled) -> list[str]:
 
 # Words that change what is watched if they are not placed: directions, negations, times, conditions and
 # the closed classes of engine.intents.meaning. Any other unread word is set aside and named in the note.
-_MEANING = (MEANING_WORDS - {"am", "pm"}) | frozenset(
+# "again" is left out: an alert re-arms after every crossing (contract, Events rule 6), so "when eth is
+# cheap again" or "above 4000 again" says what every alert does.
+_MEANING = (MEANING_WORDS - {"am", "pm", "again"}) | frozenset(
     """
     up down above below under over higher lower more less rise rises fall falls drop drops gain gains
     increase decrease hourly daily weekly monthly minute minutes hour hours day days week weeks month

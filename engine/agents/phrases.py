@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.agents.scan import words
+from engine.intents.vocabulary import VERBS
 from engine.intents.wording import CHAT_FILLER
 
 # Motion verbs people put before a level ("pushes above", "tanks below", "is back under"): the level word
@@ -201,7 +202,14 @@ _ACTION_VERBS = (
     r"trim|scale (?:out|in)|de-?risk|deleverage|stack (?:more|some|up)|cop (?:some|more|it)|"
     r"bag (?:more|some|it)|ladder (?:in|out)|pay down|take (?:some |it |them )?off|"
     r"buy back|go (?:to|into) (?:stables|stablecoins|cash|usdc|usdt|dai)|i'm out|im out|i want out|"
-    r"buying|selling|swapping|bridging|repaying|shorting|stacking"
+    r"buying|selling|swapping|bridging|repaying|shorting|stacking|"
+    # Opening a leveraged trade ("open 10x leverage", "open a long"); "open interest" is a market figure.
+    r"open(?!\s+interest\b)|"
+    # Any deed verb the intent reader plans with (its closed class), taking an amount or a holding: "move 5k
+    # over from aave", "put 500 usdc in aave", "pay 200 dai back". Alone such a verb may be a market word
+    # ("moves 10%", "drop below"), so it is a deed only with what it takes, and never with a percent.
+    r"(?:" + "|".join(sorted(VERBS, key=len, reverse=True)) + r")(?=\s+(?:\$?\d[\d,.]*\s?(?:k|m)?"
+    r"(?![\d.,]*\s?(?:%|percent|pct))\b|it\b|them\b|my\b|all\b|everything\b|half\b|some\b|the\s+rest\b))"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
@@ -265,6 +273,13 @@ LEADING_ACTION = re.compile(
     + r"))\b"
     + _NOT_A_RATE
     + r"(?P<clause>.*?)\b(?P<cond>when|if|once|as soon as|whenever)\b"
+)
+
+# A condition inside a follow-on action that is the watched one ("sell it if that happens", "open a long
+# when it triggers"): it says when the deed follows, and is no second condition.
+SAME_CONDITION = re.compile(
+    r"\s*\b(?:if|when|once|as soon as)\s+(?:it|that|this)\s+(?:happens|triggers|fires|goes off|does|occurs|"
+    r"hits|is triggered|gets triggered)\b(?=\s*(?:[.,;!?]|$))"
 )
 
 # Families of measurable metrics.

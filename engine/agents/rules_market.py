@@ -33,6 +33,7 @@ from engine.agents.rules_common import (
 )
 from engine.agents.scan import AssetMention, Number, asset_alias_group, asset_for_alias, display
 from engine.agents.typed import MARKET_CADENCE
+from engine.agents.vague import no_condition
 from engine.agents.vocabulary import evm_chain_slugs
 
 _HUNDRED = Decimal(100)
@@ -119,7 +120,7 @@ def compile_price(request: Request, mentions: list[AssetMention], check_cadence:
             or read_comparison(request).neutral
         ):
             return NeedsClarification.ask(f"At what {symbol} price (USD) should it alert?")
-        return Unwatchable(f"the request names {symbol} but no condition; say e.g. '{symbol} above 4000'")
+        return no_condition(request, symbol)
     amount = dedupe(others)
     if isinstance(amount, Unwatchable):
         return amount

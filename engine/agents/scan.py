@@ -349,6 +349,11 @@ class Scanner:
         ]
 
 
+def name_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of every asset, chain and protocol alias as whole words (group 1 is the alias)."""
+    return _asset_index()[0], _chain_index()[0], _protocol_index()[0]
+
+
 def asset_alias_group(name: str) -> str:
     """A named regex group matching any asset alias, for patterns that combine assets (ratios)."""
     return rf"(?<![\w$])(?P<{name}>" + _alternation(list(_asset_index()[1])) + r")(?![\w])"
