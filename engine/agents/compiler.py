@@ -21,7 +21,7 @@ from engine.agents.conditions import (
 from engine.agents.context import Address, PriceLookup, Request
 from engine.agents.corrections import WITHDRAWN
 from engine.agents.kinds import Kind
-from engine.agents.leftovers import changes_meaning, unread_words
+from engine.agents.leftovers import blocking_words, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
@@ -47,6 +47,7 @@ from engine.agents.phrases import (
     YIELD,
 )
 from engine.agents.prepare import prepare
+from engine.agents.readings import settle_readings
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
@@ -151,6 +152,9 @@ def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> Compi
     unclear = unclear_scale(request.text)
     if unclear is not None:
         return Unwatchable(f'"{unclear}" may mean thousands or "ok"; write the number in full (such as 4000)')
+    two_ways = settle_readings(request, SEPARATOR)
+    if two_ways is not None:
+        return two_ways
     request.addresses = _take_addresses(request, raw)
     dropped = drop_action(request)
     if isinstance(dropped, Unwatchable):
@@ -171,12 +175,7 @@ def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> Compi
         # A reminder is about what its label says ("check my aave"): names beside a label are its subject;
         # without one ("bitcoin daily") a name may be what was meant to be watched.
         schedule = result.kind is Kind.SCHEDULE and bool(getattr(result.agent, "label", None))
-        blocking = [
-            word
-            for word in unread
-            if changes_meaning(word, schedule)
-            or (len(word) > 2 and _in_a_second_condition(request.text, word))
-        ]
+        blocking = blocking_words(request.text, unread, schedule)
         if blocking:
             shown = ", ".join(repr(word) for word in blocking[:5])
             return Unwatchable(
@@ -304,32 +303,6 @@ def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:
     if DISJUNCTION.search(DISJUNCTION_ALLOWED.sub(" ", remaining)):
         return Unwatchable("'or' joins several conditions; create one agent per condition")
     return None
-
-
-# Words that open a condition or a deadline: words read after one that the rule did not use are a second
-# condition ("eth above 4000 when the fed cuts rates", "btc above 100k by christmas").
-_OPENERS = frozenset(
-    {"when", "if", "once", "whenever", "unless", "until", "till", "by", "before", "after", "while"}
-)
-
-
-def _in_a_second_condition(text: str, word: str) -> bool:
-    """Whether an unread word stands within three words after a condition or deadline opener that comes
-    after the condition's own level or move (the first opener, "if eth wobbles 7%", is the condition's)."""
-    levels = [
-        match.start()
-        for pattern in (ABOVE, BELOW, UP, DOWN, NEUTRAL_LEVEL)
-        for match in pattern.finditer(text)
-    ]
-    numbers = [match.start() for match in re.finditer(r"\d", text)]
-    start = min([*levels, *numbers], default=len(text))
-    tokens = [(match.start(), match.group().strip(",.;:!?")) for match in re.finditer(r"\S+", text)]
-    for at, (position, token) in enumerate(tokens):
-        if token == word and position > start:
-            before = [t for p, t in tokens[max(0, at - 3) : at] if p > start]
-            if any(t in _OPENERS for t in before):
-                return True
-    return False
 
 
 def _priced_in_an_asset(request: Request) -> Unwatchable | None:

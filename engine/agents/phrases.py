@@ -16,7 +16,7 @@ _EITHER_MOTION = """
     gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
     creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
     closed settle settles settling stay stays staying sit sits sitting is print prints printing printed
-    hold holds holding held
+    hold holds holding held pass passes passing passed
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_MOTION = """
     rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
@@ -66,7 +66,7 @@ ABOVE = words(
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
     # Chat verbs of a level taken from below: "when my holdings pass 50k", "eth reclaims 4k", "btc clears 70k".
-    "pass", "passes", "passing", "clears", "clear", "reclaims", "reclaim",
+    "clears", "clear", "reclaims", "reclaim",
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
@@ -80,6 +80,8 @@ ABOVE = words(
 # "breaks down" name the other side and are read by BELOW and DOWN.
 ABOVE = re.compile(
     ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
+    # "when my holdings pass 50k" is a level taken from below; "pass under 50 000" takes the level word's side.
+    r"|(?<![\w])pass(?:es|ing|ed)?(?!\s+(?:below|under|beneath|south)\b)(?![\w])"
     # "btc past 100k": "past" before a level (or before the blank a consumed level leaves), never "the
     # past 24h"; normalized text has single spaces, so two in a row are a span already read.
     # A level flipped to support is held from above, one flipped to resistance from below ("flips 3k to

@@ -35,9 +35,10 @@ MONTHLY = words(
 EVERY_ORDINAL = re.compile(r"\b(?:every|each)\s+(?=(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)")
 EVERY_DAY_NAME = re.compile(rf"\b(?:every|each)\s+(?P<day>{_DAY_NAMES})s?\b|\b(?P<plural>{_DAY_NAMES})s\b")
 DAY_NAME = re.compile(rf"\b(?P<day>{_DAY_NAMES})\b")
-# "the 15th", and "day 15" as a date is written in many languages' order.
+# "the 15th", "the 1st day", and "day 15" as a date is written in many languages' order.
 DAY_OF_MONTH = re.compile(
-    r"\b(?:the\s+)?(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b|\bday\s+(?P<numbered>[1-9]|[12]\d|3[01])\b"
+    r"\b(?:the\s+)?(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+day)?\b"
+    r"|\bday\s+(?P<numbered>[1-9]|[12]\d|3[01])\b"
 )
 FIRST_OF_MONTH = re.compile(r"\b(?:the\s+)?first(?:\s+day)?\s+of\b|\bstart of (?:the|each|every) month\b")
 LAST_OF_MONTH = re.compile(r"\b(?:the\s+)?last day\b|\bend of (?:the|each|every) month\b")
@@ -49,8 +50,13 @@ _ZONE_ABBREVIATIONS = (
 # A time of day as people write it: "8am", "8 am", "10:30", "1030am" (spoken "ten thirty a m"), "10h",
 # "10h30", "1400 utc", "noon", "morning", "at 8", "7 in the morning".
 TIME_OF_DAY = re.compile(
+    # "monday morning 9", "evening 7": the hour after the part of the day, before the part alone.
+    r"\b(?:morning|evening|afternoon|night)\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|k\b|gwei|usd|dollars?|bucks))|"
     r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b(?:1[0-2]|0?[1-9])[0-5]\d\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b"
-    r"|\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b|\b(?:[01]\d|2[0-3])[0-5]\d(?=\s*(?:" + _ZONE_ABBREVIATIONS + r")\b)"
+    r"|\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b"
+    # "1400 utc", "0900 Chicago time", "1400 Europe/Berlin": four digits are a time only with a zone after them.
+    r"|\b(?:[01]\d|2[0-3])[0-5]\d(?=\s*(?:" + _ZONE_ABBREVIATIONS + r")\b|(?:\s+[a-z]+){1,2}\s+(?:time|hour)\b"
+    r"|\s*\(|\s+[a-z]+/[a-z_]+)"
     r"|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b|\bafternoon\b|\bnight\b|\bo'?clock\b"
     # "every monday at 8", "7 in the morning": an hour said without am or pm.
     r"|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:am\b|pm\b|%|k\b|gwei|usd|dollars?|bucks))"
@@ -71,11 +77,11 @@ UNSUPPORTED_CADENCE = re.compile(
     r"|\bfortnightly\b|\btwice\b|\byearly\b|\bannually\b|\bevery year\b"
     r"|\bevery (?!(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)\d+\s*\w+"
 )
-# "remind me to pay rent", "remind me about rent", "ping me to check eth": what follows is the label ("ping
-# me about eth when ..." is an alert, so "about" labels only a reminder).
+# "remind me to pay rent", "remind me about rent", "a reminder for pay my loan", "ping me to check eth": what
+# follows is the label ("ping me about eth when ..." is an alert, so "about" labels only a reminder).
 # A "to" before a number is a level ("ping me when eth gets to 4k"), never a label.
 LABEL = re.compile(
-    r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
+    r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about|for)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
     r"\s+(?!\$?\d|\$)(?P<label>[^|]+)"
 )
 # Contract: at most 4 options, so the weekday question offers days spread over the week; any other day

@@ -141,10 +141,7 @@ def nothing_named(request: Request) -> NeedsClarification | Unwatchable | None:
     if event is not None:
         return event
     remaining = request.scanner.remaining
-    unplaced = remaining
-    for pattern in (_PRICE, *_LEVEL_OR_MOVE):
-        unplaced = pattern.sub(" ", unplaced)
-    unknown = next((w for w in _open_words(unplaced) if w.isalpha() and not is_common(w)), None)
+    unknown = _unknown_subject(remaining)
     if unknown is not None:
         # "FOOCOIN above 5": a name the agents cannot price, where a token would stand.
         return Unwatchable(f'"{unknown}" is no token agents can price; watchable are {WATCHABLE}')
@@ -158,11 +155,34 @@ def nothing_named(request: Request) -> NeedsClarification | Unwatchable | None:
     return None
 
 
+def _unknown_subject(text: str) -> str | None:
+    """A word no dictionary or vocabulary knows standing right before a level or move word ("foocoin above
+    5", "pepe2 hits 3"): where a token's name would stand."""
+    names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
+    names |= {alias for protocol in vocabulary().yield_protocols.values() for alias in protocol.aliases}
+    names |= {alias for aliases in vocabulary().chains.values() for alias in aliases}
+    for pattern in _LEVEL_OR_MOVE:
+        for match in pattern.finditer(text):
+            before = re.findall(r"[a-z0-9]+", text[: match.start()])
+            word = before[-1] if before else ""
+            known = word in names or word in FILLER or is_common(word)
+            if word[:1].isalpha() and not known:
+                return word
+    return None
+
+
 def _open_words(text: str) -> list[str]:
     """The words of `text` beyond filler and asks to be told."""
     return [
         w for w in re.findall(r"[a-z']+", _ASK.sub(" ", text)) if w not in FILLER and w not in CHAT_FILLER
     ]
+
+
+def _before_a_level(text: str, end: int) -> bool:
+    """Whether a level or move word follows position `end` ("soul moves", "dye drops below")."""
+    rest = text[end:].lstrip()
+    start = len(text) - len(rest)
+    return any(pattern.match(text, start) for pattern in (*_LEVEL_OR_MOVE, _PRICE))
 
 
 # Words that open a question, never a token's name misheard ("what" is no WETH).
@@ -177,9 +197,12 @@ def misheard_asset(remaining: str) -> NeedsClarification | None:
         for asset in vocabulary().assets
         for alias in (asset.symbol, *asset.aliases)
     }
-    for word in re.findall(r"[a-z]{3,}", remaining):
+    for found in re.finditer(r"[a-z]{3,}", remaining):
+        word = found.group(0)
         if word in aliases or word in FILLER or word in CHAT_FILLER or word in _QUESTION_WORDS:
             continue
+        if is_common(word) and not _before_a_level(remaining, found.end()):
+            continue  # an ordinary word ("day", "una") is a token's name misheard only where one stands
         near = near_names(word, aliases)
         if near:
             return NeedsClarification.ask(token_question(word), near)

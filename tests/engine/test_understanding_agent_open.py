@@ -6,6 +6,7 @@ replace) are property-tested."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -14,24 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
-from tests.support.agent_reading import WALLETS, answered
-
-
-def watch(text: str) -> dict[str, Any]:
-    """What a request compiles to: the typed fields, or the condition's metric, side and threshold."""
-    result = compile_request(text, WALLETS)
-    assert isinstance(result, Compiled), (text, result)
-    if result.agent is not None:
-        return result.agent.model_dump(exclude={"wallets", "kind"}, exclude_none=True)
-    assert result.condition is not None
-    metric = result.condition.metric.model_dump(exclude_none=True)
-    return {**metric, "comparator": result.condition.comparator, "threshold": result.condition.threshold}
-
-
-def subset(expected: dict[str, Any], got: dict[str, Any]) -> None:
-    for key, value in expected.items():
-        assert got.get(key) == value, (key, got)
-
+from tests.support.agent_reading import WALLETS, answered, options_lead_somewhere, subset, watch
 
 # -- corrections inside one message: the value given last replaces the one it corrects -------------
 
@@ -258,18 +242,6 @@ def test_a_purpose_with_nothing_to_watch_is_set_aside() -> None:
 # -- saying too little, or naming what no agent watches ---------------------------------------------
 
 
-def options_lead_somewhere(text: str) -> NeedsClarification:
-    result = compile_request(text, WALLETS)
-    assert isinstance(result, NeedsClarification), (text, result)
-    assert len(result.options) <= 4
-    for option in result.options:
-        reply = answered(text, result, option.label)
-        assert isinstance(reply, Compiled) or (
-            isinstance(reply, NeedsClarification) and reply.question != result.question
-        ), (option.label, reply)
-    return result
-
-
 @pytest.mark.parametrize(
     ("text", "question"),
     [
@@ -321,3 +293,69 @@ def test_a_rate_qualified_by_another_figure_is_no_yield(qualifier: str, asset: s
 def test_a_rate_of_a_yield_side_stays_a_yield(qualifier: str) -> None:
     got = watch(f"alert me if the usdc {qualifier} rate on aave base goes above 5%")
     assert got["type"] == "yield" and got["threshold"] == Decimal(5)
+
+
+# -- open-class words never block a watch whose slots are each read from words ------------------------
+
+
+def _ordinary_words() -> list[str]:
+    """Frequent English words (wordfreq's own list, as the reader judges ordinary words) outside every closed
+    class the compiler reads: no number or unit, direction, time or window, negation, condition, name,
+    metric, rate side or deed."""
+    from wordfreq import top_n_list
+
+    from engine.agents.content import has_content
+    from engine.agents.leftovers import _OPENERS, FILLER, changes_meaning
+    from engine.agents.phrases import (
+        BORROW_SIDE,
+        DISJUNCTION,
+        NEGATION,
+        NEWS,
+        PRICE_WINDOW,
+        SUPPLY_SIDE,
+        TRAILING_ACTION,
+    )
+    from engine.intents.english import is_common
+    from engine.intents.vocabulary import VERBS
+
+    units = {"percent", "pct", "dollar", "dollars", "bucks", "cent", "cents", "grand", "thousand", "million"}
+    closed = (
+        NEGATION,
+        DISJUNCTION,
+        NEWS,
+        PRICE_WINDOW,
+        SUPPLY_SIDE,
+        BORROW_SIDE,
+        re.compile(r"^(?:rates?|interest)$"),
+    )
+    return [
+        word
+        for word in top_n_list("en", 3000)
+        if word.isalpha()
+        and len(word) >= 3
+        and is_common(word)
+        and word not in FILLER
+        and word not in _OPENERS
+        and word not in VERBS
+        and word not in units
+        and not changes_meaning(word)
+        and not has_content(word)
+        and not any(pattern.search(word) for pattern in closed)
+        and not TRAILING_ACTION.search(f", {word} it")
+    ]
+
+
+ORDINARY = _ordinary_words()
+BASES = [
+    "alert me when eth goes above 4000",
+    "gas on base under 0.05 gwei",
+    "my aave health factor on arbitrum below 1.3",
+    "tell me if btc drops 10%",
+    "usdc supply apy on aave base above 5%",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(base=st.sampled_from(BASES), extra=st.lists(st.sampled_from(ORDINARY), min_size=1, max_size=4))
+def test_ordinary_words_never_block_a_watch_read_from_words(base: str, extra: list[str]) -> None:
+    assert watch(f"{base} {' '.join(extra)}") == watch(base)
