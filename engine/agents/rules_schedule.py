@@ -47,23 +47,26 @@ _ZONE_ABBREVIATIONS = (
     "utc|gmt|z|ist|est|edt|cst|cdt|mst|mdt|pst|pdt|akst|hst|cet|cest|bst|eet|eest|wet|west|msk|jst|kst|sgt"
     "|hkt|awst|acst|aest|aedt|nzst|nzdt|et|ct|mt|pt"
 )
+# "1400 utc", "0900 Chicago time", "1400 Europe/Berlin": four digits are a time only with a zone after them.
+_FOUR_DIGIT_TIME = (
+    r"\b(?:[01]\d|2[0-3])[0-5]\d(?=\s*(?:" + _ZONE_ABBREVIATIONS + r")\b"
+    r"|(?:\s+[a-z]+){1,2}\s+(?:time|hour)\b|\s*\(|\s+[a-z]+/[a-z_]+)"
+)
 # A time of day as people write it: "8am", "8 am", "10:30", "1030am" (spoken "ten thirty a m"), "10h",
 # "10h30", "1400 utc", "noon", "morning", "at 8", "7 in the morning".
 TIME_OF_DAY = re.compile(
     # "monday morning 9", "evening 7": the hour after the part of the day, before the part alone.
     r"\b(?:morning|evening|afternoon|night)\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|k\b|gwei|usd|dollars?|bucks))|"
     r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b(?:1[0-2]|0?[1-9])[0-5]\d\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b"
-    r"|\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b"
-    # "1400 utc", "0900 Chicago time", "1400 Europe/Berlin": four digits are a time only with a zone after them.
-    r"|\b(?:[01]\d|2[0-3])[0-5]\d(?=\s*(?:" + _ZONE_ABBREVIATIONS + r")\b|(?:\s+[a-z]+){1,2}\s+(?:time|hour)\b"
-    r"|\s*\(|\s+[a-z]+/[a-z_]+)"
-    r"|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b|\bafternoon\b|\bnight\b|\bo'?clock\b"
+    r"|\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b|"
+    + _FOUR_DIGIT_TIME
+    + r"|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b|\bafternoon\b|\bnight\b|\bo'?clock\b"
     # "every monday at 8", "7 in the morning": an hour said without am or pm.
     r"|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:am\b|pm\b|%|k\b|gwei|usd|dollars?|bucks))"
     r"|\b\d{1,2}\s+in\s+the\s+(?:morning|evening|afternoon)\b"
 )
 # The zone said with a time ("8am Chicago time", "9:00 London time", "09:00 Europe/Berlin", "14:00 UTC",
-# "at 10 in Nairobi", "10h (Lisbon hour)"): it only says where the stated time is, so once the time is
+# "10h (Lisbon hour)", "9 AM IST"): it only says where the stated time is, so once the time is
 # confirmed as the contract's 12:00 UTC it is read with it.
 TIME_ZONE = re.compile(
     r"(?<![\w/])(?:\(\s*)?(?:" + _ZONE_ABBREVIATIONS + r")(?:\s*[+-]\s*\d{1,2})?\b(?:\s*\))?"

@@ -46,8 +46,9 @@ _RATE: Final = re.compile(r"\b(?P<qualifier>[a-z][a-z'-]*)\s+(?P<rate>rates?|int
 # Words that keep a rate a yield ("supply rate", "the usdc rate", "variable rate", "interest rate").
 _YIELD_QUALIFIERS: Final = frozenset(
     """
-    interest variable stable fixed staking stake annual current the my our your their its his her this that a an
-    apy apr yield yields pool pools market markets
+    interest variable stable fixed staking stake annual yearly percentage average reward rewards return
+    returns current the my our your their its his her this that a an apy apr yield yields pool pools market
+    markets
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 
