@@ -54,3 +54,16 @@ async def test_without_a_price_source_the_side_is_asked(settings: Settings) -> N
     body = response.json()
     assert body["status"] == "needs_clarification"
     assert [o["label"] for o in body["options"]] == ["Above $2,500", "Below $2,500"]
+
+
+async def test_the_remedys_note_keeps_what_the_compiler_decided(settings: Settings) -> None:
+    body = {"request": "when eth hits 2500 swap 1 eth to usdc on base", "wallets": [EVM]}
+    async with local_api(coingecko) as market:
+        configured = settings.model_copy(update={"price_api_url": market.base_url})
+        async with serving(configured) as (_, client):
+            response = await post_agent(client, body)
+    assert response.status_code == 201, response.text
+    compiled = response.json()["compile"]
+    assert compiled["remedy"]["intents"][0]["action"] == "swap"
+    assert "is this agent's remedy" in compiled["note"] and "price at creation ($2,000)" in compiled["note"]
+    assert "notify-only" not in compiled["note"]  # the dropped-action sentence gave way to the remedy's
