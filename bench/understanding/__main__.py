@@ -6,7 +6,8 @@ agent that is not an accepted one) and, with --show, every failure.
 
 Without --url the requests are answered in this process by the same reader and compiler the service runs,
 in the devnet's world: its faucet's balances for every wallet and its market feed's starting prices (what
-`serve --devnet` answers with, for a fresh wallet). With --url they go over HTTP to a served instance (the
+`serve --devnet` answers with, for a fresh wallet; an agent level with no side reads them as the served
+instance's watchers would). With --url they go over HTTP to a served instance (the
 figure a release records: `intentgate serve --devnet`, a high-tier key, --price-url the devnet's feed), and
 the agents created are deleted at the end.
 """
@@ -37,6 +38,11 @@ from engine.registry import load_registry
 
 SETS = Path(__file__).resolve().parent / "sets"
 REGISTRY = load_registry()
+
+
+def _feed_price(coingecko_id: str) -> Decimal | None:
+    """The devnet feed's starting USD price by CoinGecko id (what its watchers read at creation)."""
+    return DEVNET_PRICES.get(FOLLOWERS.get(coingecko_id, coingecko_id))
 
 
 def _price_of(symbol: str) -> Decimal | None:
@@ -105,7 +111,7 @@ class _InProcess:
         return json.loads(json.dumps(response.wire(), default=str), parse_float=Decimal), elapsed
 
     def agent(self, case: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-        result = compile_request(case["request"], list(case["wallets"]))
+        result = compile_request(case["request"], list(case["wallets"]), _feed_price)
         if isinstance(result, Compiled):
             agent: dict[str, Any] = {"kind": result.kind.value}
             if result.agent is not None:

@@ -1,7 +1,7 @@
 """Alert agents, pure: kinds and public ids, typed create models and their validation, the plain-English
 compiler, machine-evaluable conditions, the edge-trigger state machine and schedule arithmetic."""
 
-from engine.agents.compiler import compile_condition, compile_request, split_clarifications
+from engine.agents.compiler import compile_condition, compile_request, dropped_note, split_clarifications
 from engine.agents.conditions import (
     Condition,
     GasPriceInput,
@@ -18,6 +18,7 @@ from engine.agents.conditions import (
     YieldInput,
     YieldPoolMetric,
 )
+from engine.agents.context import PriceLookup
 from engine.agents.edges import EdgeRule, EdgeState, Fired, LevelRule, PercentMoveRule, initial_state, step
 from engine.agents.errors import AgentValidationError, Issue, issues_from_validation_error
 from engine.agents.kinds import (
@@ -91,6 +92,7 @@ __all__ = [
     "PortfolioValueMetric",
     "PriceAgentCreate",
     "PriceInput",
+    "PriceLookup",
     "PriceMetric",
     "PriceRatioMetric",
     "RequestPatch",
@@ -107,6 +109,7 @@ __all__ = [
     "check_patch_applies",
     "compile_condition",
     "compile_request",
+    "dropped_note",
     "edge_rule_for",
     "health_kind",
     "initial_state",

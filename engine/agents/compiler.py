@@ -18,9 +18,10 @@ from engine.agents.conditions import (
     PriceMetric,
     YieldPoolMetric,
 )
-from engine.agents.context import Address, Request
+from engine.agents.context import Address, PriceLookup, Request
+from engine.agents.corrections import WITHDRAWN
 from engine.agents.kinds import Kind
-from engine.agents.leftovers import FILLER, changes_meaning, unread_words
+from engine.agents.leftovers import blocking_words, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
     ABOVE,
@@ -34,32 +35,40 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    MOVE,
     MY_WALLET,
     NEGATION,
     NEUTRAL_LEVEL,
     NEWS,
     PORTFOLIO,
+    SAME_CONDITION,
     TRAILING_ACTION,
     UP,
     YIELD,
 )
-from engine.agents.prepare import WITHDRAWN, prepare
+from engine.agents.prepare import prepare
+from engine.agents.readings import settle_readings
 from engine.agents.results import Compiled, CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_lending import compile_health, compile_yield
 from engine.agents.rules_market import compile_gas, compile_price, compile_ratio, find_ratio
 from engine.agents.rules_portfolio import compile_portfolio
-from engine.agents.rules_schedule import compile_schedule, is_schedule_phrase, take_label
+from engine.agents.rules_schedule import (
+    DAY_OF_MONTH,
+    TIME_OF_DAY,
+    compile_schedule,
+    is_schedule_phrase,
+    take_label,
+)
 from engine.agents.scan import AssetMention, Scanner, Span, find_addresses, normalize, unclear_scale
+from engine.agents.vague import WATCHABLE, misheard_asset, nothing_named, unwatched_metric
 from engine.agents.vocabulary import vocabulary
 from engine.agents.wallets import is_evm_address, is_solana_address
-from engine.intents.spelling import near_names, token_question
 from engine.intents.wording import CHAT_FILLER
 
 # contract: "Clarification — <question>: <picked label>"; any dash is accepted.
 _CLARIFICATION_LINE = re.compile(r"^\s*clarification\s*[\u2014\u2013-]+\s*(?P<rest>.*)$", re.IGNORECASE)
 # Joins the original request and each answer; no rule reads across it.
 SEPARATOR = " | "
-_WATCHABLE = "prices, price ratios, gas, health factors, yields, portfolio value and schedules"
 
 
 def split_clarifications(text: str) -> tuple[str, list[str]]:
@@ -85,15 +94,17 @@ def split_clarifications(text: str) -> tuple[str, list[str]]:
     return "\n".join(original).strip(), [a for a in answers if a]
 
 
-def compile_request(text: str, wallets: list[str]) -> CompileResult:
+def compile_request(text: str, wallets: list[str], prices: PriceLookup | None = None) -> CompileResult:
     """Compile a plain-English agent request for `wallets` (already validated, 1 to 10 addresses).
 
     Returns Compiled, NeedsClarification (answer by re-sending the original text + a blank line +
     "Clarification — <question>: <picked label>") or Unwatchable. Never raises on any text. Every option
     of a clarification compiles, or asks onward, when it is picked: an option that would not is left
-    out, and a question none of whose options would is answered with the reason instead.
+    out, and a question none of whose options would is answered with the reason instead. `prices` gives
+    the current USD price by CoinGecko id where the caller can read one (a level with no side takes its
+    side from it); a question it would settle names the ids it needs (`NeedsClarification.prices`).
     """
-    return _checked(text, wallets, _OPTION_DEPTH)
+    return _checked(text, wallets, _OPTION_DEPTH, prices)
 
 
 # How many answers deep an option is followed before it is offered: an option whose reply is a question
@@ -101,15 +112,15 @@ def compile_request(text: str, wallets: list[str]) -> CompileResult:
 _OPTION_DEPTH = 3
 
 
-def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
-    result = _compile(text, wallets)
+def _checked(text: str, wallets: list[str], depth: int, prices: PriceLookup | None) -> CompileResult:
+    result = _compile(text, wallets, prices)
     if not isinstance(result, NeedsClarification) or not result.options or depth == 0:
         return result
     kept: list[str] = []
     failure: CompileResult | None = None
     for option in result.options:
         follow = f"{text}\n\nClarification \u2014 {result.question}: {option.label}"
-        reply = _checked(follow, wallets, depth - 1)
+        reply = _checked(follow, wallets, depth - 1, prices)
         if isinstance(reply, Compiled) or (
             isinstance(reply, NeedsClarification) and reply.question != result.question
         ):
@@ -118,27 +129,32 @@ def _checked(text: str, wallets: list[str], depth: int) -> CompileResult:
             failure = reply
     if not kept and failure is not None:
         return failure
-    return NeedsClarification.ask(result.question, kept)
+    return NeedsClarification.ask(result.question, kept, result.prices)
 
 
-def _compile(text: str, wallets: list[str]) -> CompileResult:
+def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> CompileResult:
     original, answers = split_clarifications(text)
     if not original:
         if answers:
             return Unwatchable(
                 "the request only answers a clarification; send the original request with the answer"
             )
-        return Unwatchable(f"the request is empty; describe a condition on {_WATCHABLE}")
+        return Unwatchable(f"the request is empty; describe a condition on {WATCHABLE}")
     prepared = prepare(original)
     if prepared.text == WITHDRAWN:
         return Unwatchable("the request was withdrawn later in the message; nothing is left to watch")
     raw = SEPARATOR.join([" ".join(prepared.text.split()), *answers])
-    request = Request(text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets))
+    request = Request(
+        text=normalize(raw), scanner=Scanner(normalize(raw)), wallets=tuple(wallets), price_of=prices
+    )
     if not request.wallets:
         return Unwatchable("an agent needs at least one wallet")
     unclear = unclear_scale(request.text)
     if unclear is not None:
         return Unwatchable(f'"{unclear}" may mean thousands or "ok"; write the number in full (such as 4000)')
+    two_ways = settle_readings(request, SEPARATOR)
+    if two_ways is not None:
+        return two_ways
     request.addresses = _take_addresses(request, raw)
     dropped = drop_action(request)
     if isinstance(dropped, Unwatchable):
@@ -159,12 +175,7 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
         # A reminder is about what its label says ("check my aave"): names beside a label are its subject;
         # without one ("bitcoin daily") a name may be what was meant to be watched.
         schedule = result.kind is Kind.SCHEDULE and bool(getattr(result.agent, "label", None))
-        blocking = [
-            word
-            for word in unread
-            if changes_meaning(word, schedule)
-            or (len(word) > 2 and _in_a_second_condition(request.text, word))
-        ]
+        blocking = blocking_words(request.text, unread, schedule)
         if blocking:
             shown = ", ".join(repr(word) for word in blocking[:5])
             return Unwatchable(
@@ -176,18 +187,22 @@ def _compile(text: str, wallets: list[str]) -> CompileResult:
             note = f"Set aside, as they change nothing watched: {quoted}."
             result = dataclasses.replace(result, note=f"{result.note} {note}" if result.note else note)
     if isinstance(result, Compiled) and dropped is not None:
-        note = (
-            f'Phase A is notify-only: the follow-on action "{dropped}" was dropped; this agent only notifies.'
-        )
+        note = dropped_note(dropped) + (f" {result.note}" if result.note else "")
         return dataclasses.replace(result, dropped_action=dropped, note=note)
     return result
 
 
-def compile_condition(text: str, wallets: list[str]) -> CompileResult:
+def dropped_note(action: str) -> str:
+    """The compile note's sentence on a follow-on action the compiler dropped (it opens the note; a caller
+    that reads the action into a remedy replaces this sentence and keeps the rest)."""
+    return f'Phase A is notify-only: the follow-on action "{action}" was dropped; this agent only notifies.'
+
+
+def compile_condition(text: str, wallets: list[str], prices: PriceLookup | None = None) -> CompileResult:
     """Compile a request for an existing `condition` agent (PATCH with `request`): like compile_request,
     but a result of a typed kind is restated as the equivalent Condition so the agent keeps its kind and
     id. Percent moves, portfolio moves and schedules have no condition form and are Unwatchable."""
-    result = compile_request(text, wallets)
+    result = compile_request(text, wallets, prices)
     if not isinstance(result, Compiled) or result.agent is None:
         return result
     agent = result.agent
@@ -257,7 +272,8 @@ def drop_action(request: Request) -> str | None | Unwatchable:
         scanner.mask(trailing.start(), start)  # the joiner and the lead-in ("and then i'll")
     stop = request.text.find(SEPARATOR.strip(), start)
     end = len(request.text) if stop < 0 else stop
-    return scanner.mask(start, _action_end(request.text, start, end)).text.strip(" .,;!?")
+    action = scanner.mask(start, _action_end(request.text, start, end)).text
+    return SAME_CONDITION.sub("", action).strip(" .,;!?")
 
 
 # An ask to be told after the action ("... swap 1 eth to usdc and ping me") belongs to the alert: the action
@@ -287,32 +303,6 @@ def _refuse_unsafe_logic(request: Request) -> Unwatchable | None:
     if DISJUNCTION.search(DISJUNCTION_ALLOWED.sub(" ", remaining)):
         return Unwatchable("'or' joins several conditions; create one agent per condition")
     return None
-
-
-# Words that open a condition or a deadline: words read after one that the rule did not use are a second
-# condition ("eth above 4000 when the fed cuts rates", "btc above 100k by christmas").
-_OPENERS = frozenset(
-    {"when", "if", "once", "whenever", "unless", "until", "till", "by", "before", "after", "while"}
-)
-
-
-def _in_a_second_condition(text: str, word: str) -> bool:
-    """Whether an unread word stands within three words after a condition or deadline opener that comes
-    after the condition's own level or move (the first opener, "if eth wobbles 7%", is the condition's)."""
-    levels = [
-        match.start()
-        for pattern in (ABOVE, BELOW, UP, DOWN, NEUTRAL_LEVEL)
-        for match in pattern.finditer(text)
-    ]
-    numbers = [match.start() for match in re.finditer(r"\d", text)]
-    start = min([*levels, *numbers], default=len(text))
-    tokens = [(match.start(), match.group().strip(",.;:!?")) for match in re.finditer(r"\S+", text)]
-    for at, (position, token) in enumerate(tokens):
-        if token == word and position > start:
-            before = [t for p, t in tokens[max(0, at - 3) : at] if p > start]
-            if any(t in _OPENERS for t in before):
-                return True
-    return False
 
 
 def _priced_in_an_asset(request: Request) -> Unwatchable | None:
@@ -354,6 +344,9 @@ def _check_cadence(request: Request) -> str | None | Unwatchable:
 
 def _dispatch(request: Request) -> CompileResult:
     scanner = request.scanner
+    unwatched = unwatched_metric(request)
+    if unwatched is not None:
+        return unwatched
     label = None
     if is_schedule_phrase(request):
         label = take_label(request)
@@ -399,34 +392,24 @@ def _dispatch(request: Request) -> CompileResult:
         return compile_price(request, mentions, check_cadence)
     if scanner.has(NEWS):
         return Unwatchable("news agents cannot be created through the API; describe a measurable condition")
-    misheard = _misheard_asset(scanner.remaining)
-    if misheard is not None:
-        return misheard
-    return Unwatchable(f"the request has no measurable condition; watchable are {_WATCHABLE}")
-
-
-def _misheard_asset(remaining: str) -> NeedsClarification | None:
-    """A word that may be a token's name misspelt or misheard ("eath", "soul", "dye"), when no token is
-    named: asked as "did you mean", with the names it may be (each answer names a token, so it compiles)."""
-    aliases = {
-        alias.lower(): asset.symbol
-        for asset in vocabulary().assets
-        for alias in (asset.symbol, *asset.aliases)
-    }
-    for word in re.findall(r"[a-z]{3,}", remaining):
-        if word in aliases or word in FILLER or word in CHAT_FILLER:
-            continue
-        near = near_names(word, aliases)
-        if near:
-            return NeedsClarification.ask(token_question(word), near)
-    return None
+    asked = misheard_asset(scanner.remaining) or nothing_named(request)
+    if asked is not None:
+        return asked
+    return Unwatchable(f"the request has no measurable condition; watchable are {WATCHABLE}")
 
 
 def _is_measurable(request: Request, label: Span | None = None) -> bool:
     """Whether the request (outside a reminder's label) states a metric with an amount or a move."""
     probe = Scanner(request.scanner.remaining)
-    if any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO)):
+    probe.take(TIME_OF_DAY)  # "daily 8am", "on day 15": times and dates are no amounts
+    probe.take(DAY_OF_MONTH)
+    if any(probe.has(p) for p in (GAS, HEALTH, YIELD)):
         return True
+    if probe.has(PORTFOLIO):
+        # "daily 8am Chicago time send me my balance", "a monthly portfolio statement on the 1st": a summary
+        # on a schedule; with an amount or a move ("my portfolio drops 10% in a week") it is an alert.
+        sized = any(probe.has(p) for p in (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE, ANY_DIRECTION))
+        return sized or bool(Scanner(probe.remaining).take_numbers())
     levels = (ABOVE, BELOW, NEUTRAL_LEVEL)
     if probe.has(MY_WALLET) and any(probe.has(p) for p in levels) and probe.take_numbers():
         return True  # "ping me when my wallet is worth over 15k": a value, not a reminder

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Literal
 
 from engine.agents.phrases import ABOVE, BELOW, DOWN, NEUTRAL_LEVEL, UP
@@ -10,6 +12,9 @@ from engine.agents.results import Evidence
 from engine.agents.scan import AssetMention, Number, Scanner, Span
 
 Direction = Literal["above", "below"]
+# The current USD price of an asset by its CoinGecko id, from the price source the watchers read; None when
+# it has none. Handed in by the caller (the gateway reads the source); the compiler reads nothing itself.
+PriceLookup = Callable[[str], Decimal | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +36,9 @@ class Request:
     addresses: tuple[Address, ...] = ()
     action_assets: tuple[AssetMention, ...] = ()
     evidence: list[Evidence] = field(default_factory=list)
+    price_of: PriceLookup | None = None
+    # What the compiler decided that the words left open, said in the compile note.
+    notes: list[str] = field(default_factory=list)
 
     def cite(self, field_name: str, span: Span, value: object) -> None:
         """Record that `field_name` was read from `span` as `value`."""

@@ -58,11 +58,12 @@ from engine.agents.rules_schedule import (
     MONTHLY,
     NOON_UTC,
     TIME_OF_DAY,
+    TIME_ZONE,
     WEEKLY,
 )
 from engine.agents.scan import Scanner
 from engine.agents.vocabulary import vocabulary
-from engine.intents.meaning import MEANING_WORDS
+from engine.intents.meaning import MEANING_WORDS, meaning_words
 from engine.intents.wording import CHAT_FILLER, unstretched
 
 # Words that carry no condition of their own in an alert or reminder request.
@@ -90,14 +91,14 @@ _SCHEDULE_PHRASES = {
     # "the first of every month": the day phrase goes before "of every month" takes its "of".
     "monthly": (FIRST_OF_MONTH, LAST_OF_MONTH, EVERY_ORDINAL, DAY_OF_MONTH, MONTHLY),
 }
-_WORD = re.compile(r"[^\W_]+(?:['.,:][^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+(?:['.,:-][^\W_]+)*")
 
 
 def _accounted(result: Compiled) -> tuple[re.Pattern[str], ...]:
     if result.kind is Kind.SCHEDULE:
         # A time of day was confirmed as 12:00 UTC before a schedule compiles.
         # The cadence first: "every morning" is a cadence before "morning" is a time of day.
-        return (REMIND, NOON_UTC, *_SCHEDULE_PHRASES.get(result.cadence, ()), TIME_OF_DAY)
+        return (REMIND, NOON_UTC, *_SCHEDULE_PHRASES.get(result.cadence, ()), TIME_OF_DAY, TIME_ZONE)
     checks = (CHECK_HOURLY, CHECK_DAILY, *_ALERT_PHRASES)
     metric = None if result.condition is None else result.condition.metric
     if result.kind in (Kind.AAVE_HEALTH, Kind.SPARK_HEALTH) or isinstance(metric, HealthFactorMetric):
@@ -131,7 +132,9 @@ def unread_words(request: Request, result: Compiled) -> list[str]:
 
 # Words that change what is watched if they are not placed: directions, negations, times, conditions and
 # the closed classes of engine.intents.meaning. Any other unread word is set aside and named in the note.
-_MEANING = (MEANING_WORDS - {"am", "pm"}) | frozenset(
+# "again" is left out: an alert re-arms after every crossing (contract, Events rule 6), so "when eth is
+# cheap again" or "above 4000 again" says what every alert does.
+_MEANING = (MEANING_WORDS - {"am", "pm", "again"}) | frozenset(
     """
     up down above below under over higher lower more less rise rises fall falls drop drops gain gains
     increase decrease hourly daily weekly monthly minute minutes hour hours day days week weeks month
@@ -143,7 +146,8 @@ def changes_meaning(word: str, schedule: bool = False) -> bool:
     """Whether an unread word could change the condition: a number, a closed-class word, or a name of an
     asset or a chain the rule did not use (in a reminder, a name is what it is about: "check my aave")."""
     if any(char.isdigit() for char in word):
-        return True
+        # A digit glued to a name by a dash is part of the name ("RP-3", "HM-2"), never an amount.
+        return re.fullmatch(r"[^\W\d_]+-\d+\w*", word) is None
     lowered = word.lower()
     if lowered in _MEANING:
         return True
@@ -153,3 +157,56 @@ def changes_meaning(word: str, schedule: bool = False) -> bool:
     names = {alias.lower() for asset in vocab.assets for alias in (asset.symbol, *asset.aliases)}
     names |= {alias.lower() for aliases in vocab.chains.values() for alias in aliases}
     return lowered in names
+
+
+# Words that open a condition or a deadline: words read after one that the rule did not use are a second
+# condition ("eth above 4000 when the fed cuts rates", "btc above 100k by christmas").
+_OPENERS = frozenset(
+    {"when", "if", "once", "whenever", "unless", "until", "till", "by", "before", "after", "while"}
+)
+
+
+def _in_a_second_condition(text: str, word: str) -> bool:
+    """Whether an unread word stands within three words after a condition or deadline opener that comes
+    after the condition's own level or move (the first opener, "if eth wobbles 7%", is the condition's)."""
+    levels = [
+        match.start()
+        for pattern in (ABOVE, BELOW, UP, DOWN, NEUTRAL_LEVEL)
+        for match in pattern.finditer(text)
+    ]
+    numbers = [match.start() for match in re.finditer(r"\d", text)]
+    start = min([*levels, *numbers], default=len(text))
+    tokens = [(match.start(), match.group().strip(",.;:!?")) for match in re.finditer(r"\S+", text)]
+    for at, (position, token) in enumerate(tokens):
+        if token == word and position > start:
+            before = [t for p, t in tokens[max(0, at - 3) : at] if p > start]
+            if any(t in _OPENERS for t in before):
+                return True
+    return False
+
+
+# "per" is a quantity only before what it divides by: a number, a unit of time or a token ("per day", "per
+# eth"); anywhere else it says whose rule the request follows ("per the diversification policy", "per risk
+# policy RP-3").
+_TIME_UNITS = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)"
+
+
+def _per_divides(text: str) -> bool:
+    names = "|".join(re.escape(alias) for asset in vocabulary().assets for alias in asset.aliases)
+    return re.search(rf"\bper\s+(?:\d|{_TIME_UNITS}\b|(?:{names})\b)", text) is not None
+
+
+def blocking_words(text: str, unread: list[str], schedule: bool) -> list[str]:
+    """The unread words of `text` that stop the request: a number, a closed-class word the reading did not
+    place (read in its run, so a past time such as "last time" or "per the policy" is narration, not a
+    reference or a share), a name the rule did not use, or a word inside a second condition. Every other
+    unread word is open-class and set aside."""
+    placed = set(meaning_words(" ".join(word.lower() for word in unread)))
+    if not _per_divides(text):
+        placed.discard("per")
+    return [
+        word
+        for word in unread
+        if (changes_meaning(word, schedule) and (word.lower() not in MEANING_WORDS or word.lower() in placed))
+        or (len(word) > 2 and _in_a_second_condition(text, word))
+    ]

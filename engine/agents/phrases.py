@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.agents.scan import words
+from engine.intents.vocabulary import VERBS
 from engine.intents.wording import CHAT_FILLER
 
 # Motion verbs people put before a level ("pushes above", "tanks below", "is back under"): the level word
@@ -15,7 +16,7 @@ _EITHER_MOTION = """
     gets getting got move moves moving moved trade trades trading traded head heads heading creep creeps
     creeping drift drifts drifting edge edges edging tick ticks ticking swing swings close closes closing
     closed settle settles settling stay stays staying sit sits sitting is print prints printing printed
-    hold holds holding held
+    hold holds holding held pass passes passing passed
 """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 _UP_MOTION = """
     rise rises rising rose climb climbs climbing climbed jump jumps jumping jumped spike spikes spiking
@@ -65,7 +66,7 @@ ABOVE = words(
     "at least", "surpasses", "surpass", "tops", "breaks above", "goes above", ">=", ">",
     "climbs past", "goes past", "gets past", "breaks past", "pushes past", "moves past",
     # Chat verbs of a level taken from below: "when my holdings pass 50k", "eth reclaims 4k", "btc clears 70k".
-    "pass", "passes", "passing", "clears", "clear", "reclaims", "reclaim",
+    "clears", "clear", "reclaims", "reclaim",
     # A level that counts itself ("at or above 4000", "4000 or higher"): one side, not two conditions.
     "at or above", "or above", "or higher", "and above", "and up",
     "north of", "breaks out above", "broke out above", "breaks out past", "breakout above",
@@ -79,6 +80,8 @@ ABOVE = words(
 # "breaks down" name the other side and are read by BELOW and DOWN.
 ABOVE = re.compile(
     ABOVE.pattern + r"|(?<![\w])(?:breaks|broke)(?:\s+through)?(?!\s+(?:below|under|beneath|down)\b)(?![\w])"
+    # "when my holdings pass 50k" is a level taken from below; "pass under 50 000" takes the level word's side.
+    r"|(?<![\w])pass(?:es|ing|ed)?(?!\s+(?:below|under|beneath|south)\b)(?![\w])"
     # "btc past 100k": "past" before a level (or before the blank a consumed level leaves), never "the
     # past 24h"; normalized text has single spaces, so two in a row are a span already read.
     # A level flipped to support is held from above, one flipped to resistance from below ("flips 3k to
@@ -107,18 +110,49 @@ BELOW = re.compile(
 # The plain direction words, which contradict an opposite move ("rises 10% below").
 STRICT_ABOVE = words("above")
 STRICT_BELOW = words("below", "under")
-# A target level with no direction: "hits 4000".
-NEUTRAL_LEVEL = words(
-    "hits", "hit", "reaches", "reach", "touches", "touch", "crosses", "cross", "gets to", "equals",
-    "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "tags", "taps",
-    "lands at", "trades at", "is at", "sits at", "gets near", "comes near",
-    # Chart words that name a level touched from either side: "retests 3k", "prints 12.5", "flips 180".
-    "retests", "retest", "retesting", "prints", "printing", "flips",
-    # A bounce or a rejection at a level says where it turned, not which side to watch.
+# A level the price moves to, with no side named: "hits 4000", "reaches 2500", "goes to 2500", "crosses
+# 3500". The price is on one side of the level now, so moving to it is crossing it from that side: the side
+# is read from the price at creation when one is known (rules_common.level_or_clarify), else asked.
+ARRIVAL = re.compile(
+    words(
+        "hits",
+        "hit",
+        "reaches",
+        "reach",
+        "touches",
+        "touch",
+        "crosses",
+        "cross",
+        "gets to",
+        "tags",
+        "taps",
+        "lands at",
+        # Chart words for a level met again ("retests 3k").
+        "retests",
+        "retest",
+        "retesting",
+        # Going through a level without a verb that says which way ("slices through 3k").
+        "slices through",
+        "sliced through",
+        "cuts through",
+        "cut through",
+        "goes through",
+        "went through",
+    ).pattern  # fmt: skip
+    # "goes to 2500", and "goes to" cut off at the end: the level moved to, or the one left to ask.
+    + r"|(?<![\w])(?:goes|go|comes)\s+to(?=\s+\$?\d|\s*(?:\||$))"
+)
+# A level named with no side and no move to it: a state ("is at 200", "trades at", "prints 12.5"),
+# nearness ("near 4000", "around 4000"), a turn ("bounces off 3k", "rejects at 3k") or a bare flip ("flips
+# 180"); the side is always asked, as it is for a level with no word at all ("bnb 800 alert").
+NEAR_OR_TURN = words(
+    "equals", "is at", "sits at", "trades at", "prints", "printing",
+    "near", "nears", "around", "close to", "gets close to", "approaches", "approach", "gets near", "comes near",
+    "flips",
     "bounces off", "bounce off", "bounces at", "bounced off", "rejects at", "rejected at", "gets rejected at",
-    # Going through a level without a verb that says which way ("slices through 3k").
-    "slices through", "sliced through", "cuts through", "cut through", "goes through", "went through",
 )  # fmt: skip
+# Every level word with no side.
+NEUTRAL_LEVEL = re.compile(f"{ARRIVAL.pattern}|{NEAR_OR_TURN.pattern}")
 # Directions of a move.
 UP = words(
     "up", "rises", "rise", "rising", "rose", "gains", "gain", "pumps", "pump", "jumps", "jump", "climbs",
@@ -170,7 +204,14 @@ _ACTION_VERBS = (
     r"trim|scale (?:out|in)|de-?risk|deleverage|stack (?:more|some|up)|cop (?:some|more|it)|"
     r"bag (?:more|some|it)|ladder (?:in|out)|pay down|take (?:some |it |them )?off|"
     r"buy back|go (?:to|into) (?:stables|stablecoins|cash|usdc|usdt|dai)|i'm out|im out|i want out|"
-    r"buying|selling|swapping|bridging|repaying|shorting|stacking"
+    r"buying|selling|swapping|bridging|repaying|shorting|stacking|"
+    # Opening a leveraged trade ("open 10x leverage", "open a long"); "open interest" is a market figure.
+    r"open(?!\s+interest\b)|"
+    # Any deed verb the intent reader plans with (its closed class), taking an amount or a holding: "move 5k
+    # over from aave", "put 500 usdc in aave", "pay 200 dai back". Alone such a verb may be a market word
+    # ("moves 10%", "drop below"), so it is a deed only with what it takes, and never with a percent.
+    r"(?:" + "|".join(sorted(VERBS, key=len, reverse=True)) + r")(?=\s+(?:\$?\d[\d,.]*\s?(?:k|m)?"
+    r"(?![\d.,]*\s?(?:%|percent|pct))\b|it\b|them\b|my\b|all\b|everything\b|half\b|some\b|the\s+rest\b))"
 )
 # A verb that names a rate, not an action ("supply apy", "borrow rate").
 _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
@@ -234,6 +275,13 @@ LEADING_ACTION = re.compile(
     + r"))\b"
     + _NOT_A_RATE
     + r"(?P<clause>.*?)\b(?P<cond>when|if|once|as soon as|whenever)\b"
+)
+
+# A condition inside a follow-on action that is the watched one ("sell it if that happens", "open a long
+# when it triggers"): it says when the deed follows, and is no second condition.
+SAME_CONDITION = re.compile(
+    r"\s*\b(?:if|when|once|as soon as)\s+(?:it|that|this)\s+(?:happens|triggers|fires|goes off|does|occurs|"
+    r"hits|is triggered|gets triggered)\b(?=\s*(?:[.,;!?]|$))"
 )
 
 # Families of measurable metrics.

@@ -17,22 +17,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from engine.agents.phrases import (
-    ABOVE,
-    BELOW,
-    DOWN,
-    GAS,
-    HEALTH,
-    HEALTH_CONTEXT,
-    LEADING_ACTION,
-    MOVE,
-    NEUTRAL_LEVEL,
-    PORTFOLIO,
-    REMIND,
-    TRAILING_ACTION,
-    UP,
-    YIELD,
-)
+from engine.agents.content import has_content, names_something
+from engine.agents.corrections import WITHDRAWN, corrected
 from engine.agents.scan import Scanner, normalize
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
@@ -40,13 +26,6 @@ from engine.intents.numerals import spell_digits
 from engine.intents.sentences import split
 from engine.intents.vocabulary import VERBS
 
-# Patterns whose presence makes a sentence part of an alert request.
-_CONTENT: Final = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL, GAS, HEALTH, YIELD, PORTFOLIO, REMIND)
-_SCHEDULE_WORDS: Final = re.compile(
-    r"\b(?:every|daily|weekly|monthly|each|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|morning|evening|noon|night|am|pm|"
-    r"\d{1,2}(?::\d{2})?\s?(?:am|pm)|o'clock)\b"
-)
 # Words that point at pasted material ("tell me when this is above 6", "if it halves").
 _POINTER: Final = re.compile(r"\b(?:this|that|it|these|those|there|he|she|they|he's|she's|they're)\b")
 _PHONE_OR_MAIL: Final = re.compile(
@@ -55,22 +34,6 @@ _PHONE_OR_MAIL: Final = re.compile(
 )
 # A number as the compiler reads one, and figures of pasted material to leave out of its names.
 _FIGURE: Final = re.compile(r"[-+]?\$?\d[\d,]*(?:\.\d+)?\s?(?:%|k|m|gwei|usd)?")
-# Corrections: what follows replaces what came before.
-_CORRECTION: Final = re.compile(
-    r"(?:^|[\s,.;!?\u2014-])(?:no\s*,?\s*wait|wait\s*,?\s*(?:no|i\s+mean)|no\s+sorry|sorry\s*,?\s*i\s+mean(?:t)?|"
-    r"i\s+mean(?:t)?|actually(?:\s+no)?(?:\s+make\s+it)?|make\s+(?:it|that)|sorry|scratch\s+that|oops|no\s*,"
-    r"|never\s*mind|nvm|forget\s+(?:it|that)|wait|scrap\s+that|cancel\s+that|start\s+over)"
-    r"(?=[\s,.;!?]|$)"
-)
-# What a withdrawing correction says after its marker ("i don't need it", "forget it", "never mind").
-_WITHDRAWN: Final = re.compile(
-    r"\b(?:don'?t|do not|no longer|not)\s+(?:need|want)\b|\bforget\b|\bnever\s*mind\b|\bnvm\b|\bcancel\b"
-    r"|\bno need\b|\bdon'?t bother\b|\bleave it\b"
-)
-# Corrections that drop everything before them.
-_RESET: Final = re.compile(
-    r"\b(?:scrap|scratch|cancel|forget)\s+(?:that|it)\b|\bnever\s*mind\b|\bnvm\b|\bstart\s+over\b"
-)
 # Where the price is now, told beside the condition ("it's at 3k now", "currently 3,050"): a remark, never
 # the level to watch nor a correction of it.
 _NOW_AT: Final = re.compile(
@@ -80,24 +43,18 @@ _NOW_AT: Final = re.compile(
     re.IGNORECASE,
 )
 # Why the writer wants the alert, told after it ("so I hold off on payouts", "— that's when I convert my
-# income", "; should that occur, I may consider reducing..."), a note on a figure ("please note that 1.35 is
+# income", "; should that occur, I may consider reducing...", "before i get rekt", "while i sleep"), a note on a figure ("please note that 1.35 is
 # a ratio, not a percentage") and a yes/no tag ("... or not?"): remarks, never a condition nor an order.
 _PURPOSE: Final = re.compile(
     r"(?:\s*[,;\u2014\u2013-]\s*|\s+)(?:so\s+(?:that\s+)?(?:i|we)\b|that'?s\s+when\s+(?:i|we)\b|"
     r"should\s+(?:that|this|it)\s+(?:occur|happen)\b|because\s+(?:i|we)\b|since\s+(?:i|we)\b|"
-    r"in\s+case\s+(?:i|we)\b).*?(?=[.!?](?:\s|$)|$)",
+    r"in\s+case\s+(?:i|we)\b|before\s+(?:i|we)\b|while\s+(?:i'?m|we'?re|i|we)\b).*?(?=[.!?](?:\s|$)|$)",
     re.IGNORECASE,
 )
 _NOTE: Final = re.compile(
     r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)",
     re.IGNORECASE,
 )
-# The text handed on for a withdrawn request: a sentence the compiler refuses with that reason.
-WITHDRAWN: Final = "the request was withdrawn"
-_DAYS: Final = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.IGNORECASE
-)
-_DIRECTION_WORDS: Final = re.compile(r"\b(?:up|down|above|below|under|over)\b", re.IGNORECASE)
 # Spoken forms: "nine a m", "ninety nine cents", "doubles", "goes up by a fifth".
 _SPOKEN_TIME: Final = re.compile(r"\b([ap])\s?\.?\s?m\b\.?", re.IGNORECASE)
 _CENTS: Final = re.compile(r"\b(\d{1,2})\s+cents?\b", re.IGNORECASE)
@@ -150,19 +107,6 @@ def _names() -> _Names:
     return _Names()
 
 
-def has_content(text: str) -> bool:
-    """Whether a piece of a request says something an alert or a reminder is made of."""
-    normalized = normalize(text)
-    probe = Scanner(normalized)
-    if probe.take_assets() or probe.take_numbers() or probe.take_chains(bare=True) or probe.take_protocols():
-        return True
-    if HEALTH_CONTEXT.search(normalized):
-        return True
-    if any(pattern.search(normalized) for pattern in _CONTENT) or _SCHEDULE_WORDS.search(normalized):
-        return True
-    return bool(TRAILING_ACTION.search(" , " + normalized) or LEADING_ACTION.search(normalized + " when"))
-
-
 def prepare(original: str) -> Prepared:
     """The request of `original` as the compiler should read it (see the module docstring)."""
     text = _spoken(original)
@@ -174,7 +118,7 @@ def prepare(original: str) -> Prepared:
         # "set up rule 1" under a pasted list, "the first one" under a table: that item, figures and all.
         asked = next(line for line in reversed(text.splitlines()) if _ORDINAL.search(line))
         prepared.text = f"{item}: {_ORDINAL.sub(' ', asked)}"
-    elif message.context and _POINTER.search(request.lower()) and not _names_something(request):
+    elif message.context and _POINTER.search(request.lower()) and not names_something(request):
         # "tell me when this is above 6" under "USDC Supply APY 4.12% (Optimism)": the names, not the figures;
         # "set that up" under an advisor's "if your total drops below $25,000" points at all of it.
         lines = [_PHONE_OR_MAIL.sub(" ", line) for line in message.context]
@@ -182,7 +126,7 @@ def prepare(original: str) -> Prepared:
             lines = [_FIGURE.sub(" ", line) for line in lines]
         shown = " ".join(lines)
         prepared.text = f"{' '.join(shown.split())}: {request}"
-    prepared.text = _corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
+    prepared.text = corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
@@ -221,29 +165,40 @@ def _pointed_item(request: str, context: list[str]) -> str | None:
 
 
 def _remark(match: re.Match[str]) -> str:
-    """A purpose clause goes ("that's when I convert it", "should that occur, I may sell") unless it says
-    what the alert is for as an action ("so i can bridge"), which is reported as the follow-on it is."""
+    """A purpose clause goes ("that's when I convert it", "should that occur, I may sell", "before i get
+    rekt") unless it says what the alert is for as an action ("so i can bridge"), which is reported as the
+    follow-on it is, or a "before/while" clause runs on into the condition itself ("notify me before i get
+    liquidated on spark mainnet, health factor 1.1")."""
     words = re.findall(r"[a-z]+", match.group(0).lower())
     wants = bool(words) and words[0] == "so" and any(word in VERBS for word in words)
-    return match.group(0) if wants else ""
+    runs_on = bool(words) and words[0] in ("before", "while") and has_content(match.group(0))
+    return match.group(0) if wants or runs_on else ""
 
 
-def _names_something(text: str) -> bool:
-    normalized = normalize(text)
-    if Scanner(normalized).take_assets():
-        return True
-    return any(pattern.search(normalized) for pattern in (GAS, HEALTH, YIELD, PORTFOLIO))
+# Where a clause of its own starts: after ", but" or ";", and after a comma where the writer starts talking
+# about themselves ("..., I don't want to pay suppliers then", "..., I'm batching some stuff this week"):
+# such a clause with nothing to watch is a remark, and a negation in it is the remark's.
+_CLAUSE: Final = re.compile(
+    r",\s+but\s+|;\s+|,\s+(?=(?:i|we|i'm|im|i've|i'd|i'll|we're|we've|we'll|my|our)\b)", re.IGNORECASE
+)
+
+
+# An ask to be told when something happens ("alert me when it's approved"): the request itself, even when
+# it names nothing watchable (it is then refused for what it waits for, not read from the paste beside it).
+_ASKED_WHEN: Final = re.compile(
+    r"\b(?:alert|notify|tell|ping|warn|let)\s+(?:me|us)\b.*\b(?:when|whenever|if|once)\b", re.IGNORECASE
+)
 
 
 def _focus(prepared: Prepared) -> str:
     """The sentences and clauses of the request that say something to watch; remarks are set aside."""
     sentences = split(prepared.text)
-    if len(sentences) <= 1 and ", but " not in prepared.text:
+    if len(sentences) <= 1 and not _CLAUSE.search(prepared.text):
         return prepared.text
     kept: list[str] = []
     for sentence in sentences:
-        clauses = re.split(r",\s+but\s+|;\s+", sentence)
-        useful = [clause for clause in clauses if has_content(clause)]
+        clauses = _CLAUSE.split(sentence)
+        useful = [clause for clause in clauses if has_content(clause) or _ASKED_WHEN.search(clause)]
         if not useful:
             prepared.set_aside.append(sentence)
             continue
@@ -251,57 +206,6 @@ def _focus(prepared: Prepared) -> str:
             prepared.set_aside.extend(clause for clause in clauses if clause not in useful)
         kept.append(", ".join(useful))
     return " ".join(kept) if kept else prepared.text
-
-
-def _corrected(text: str) -> str:
-    """The request with a correction applied: the part after it replaces what it names in the part before
-    (a number replaces the last number, a weekday the weekday, a direction the direction) and is kept; a
-    whole new condition after it replaces the one before; a correction that withdraws the request ("...
-    scratch that, i don't need alerts anymore") leaves nothing to watch."""
-    markers = [m for m in _CORRECTION.finditer(text.lower()) if m.start() > 0]
-    if not markers:
-        return text
-    first = markers[0]
-    # The markers of one correction run together ("no wait make it"): the first starts it, the last ends it.
-    last = first
-    for marker in markers[1:]:
-        if text[last.end() : marker.start()].strip(" ,.;!?") == "":
-            last = marker
-    before, after = text[: first.start()], text[last.end() :].strip(" ,.;!?")
-    if not after and _RESET.search(text[first.start() : last.end()].lower()):
-        return WITHDRAWN  # "set a gas alert ... nah forget it, never mind": nothing is left to watch
-    if not after:
-        return text
-    if not has_content(after) and _WITHDRAWN.search(after.lower()):
-        return WITHDRAWN
-    if _RESET.search(text[first.start() : last.end()].lower()):
-        # "... actually scrap that, make it a price alert on eth at 6k": only what follows counts.
-        return after if has_content(after) else WITHDRAWN
-    if has_content(after) and _is_whole_condition(after):
-        # "ping me when eth drops below 2800, no, when it goes above 2800": the new condition wins; the
-        # asset named before stays named ("... wait it's already under. ok then when it gets back above").
-        openers = list(re.finditer(r"\b(?:when|if|once)\b", after.lower()))
-        after = after[openers[-1].start() :]
-        assets = " ".join(m.span.text for m in Scanner(normalize(before)).take_assets())
-        return f"{assets} {after}" if assets and not _names_something(after) else after
-    changed = before
-    for pattern in (_FIGURE, _DAYS, _DIRECTION_WORDS):
-        new = pattern.findall(after)
-        if new:
-            old = list(pattern.finditer(changed))
-            if old:
-                last = old[-1]
-                changed = changed[: last.start()] + new[0].strip() + " " + changed[last.end() :]
-                after = pattern.sub(" ", after, count=1)
-    rest = after.strip(" ,.;!?")
-    return f"{changed.strip()} {rest}".strip() if has_content(rest) else changed.strip()
-
-
-def _is_whole_condition(text: str) -> bool:
-    lowered = text.lower()
-    return bool(re.search(r"\b(?:when|if|once)\b", lowered)) and bool(
-        any(pattern.search(normalize(text)) for pattern in (ABOVE, BELOW, UP, DOWN, NEUTRAL_LEVEL))
-    )
 
 
 def _spoken(text: str) -> str:

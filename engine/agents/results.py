@@ -56,16 +56,23 @@ class ClarificationOption:
 
 @dataclass(frozen=True, slots=True)
 class NeedsClarification:
-    """The request is ambiguous; ask `question`, offering up to four options (possibly none)."""
+    """The request is ambiguous; ask `question`, offering up to four options (possibly none).
+
+    `prices` names the CoinGecko ids whose current USD price would settle the question without asking (a
+    level's side, when the words name none): a caller that can read them compiles again with them."""
 
     question: str
     options: tuple[ClarificationOption, ...] = ()
+    prices: tuple[str, ...] = ()
 
     @classmethod
-    def ask(cls, question: str, labels: list[str] | tuple[str, ...] = ()) -> NeedsClarification:
+    def ask(
+        cls, question: str, labels: list[str] | tuple[str, ...] = (), prices: tuple[str, ...] = ()
+    ) -> NeedsClarification:
         """A clarification with positional option ids; keeps at most MAX_CLARIFICATION_OPTIONS labels."""
         kept = list(labels)[:MAX_CLARIFICATION_OPTIONS]
-        return cls(question, tuple(ClarificationOption(f"opt_{i}", label) for i, label in enumerate(kept)))
+        options = tuple(ClarificationOption(f"opt_{i}", label) for i, label in enumerate(kept))
+        return cls(question, options, prices)
 
 
 @dataclass(frozen=True, slots=True)

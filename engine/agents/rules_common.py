@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -10,6 +12,7 @@ from engine.agents.conditions import Condition
 from engine.agents.context import Request, distinct_assets, read_comparison
 from engine.agents.errors import issues_from_validation_error
 from engine.agents.kinds import Kind
+from engine.agents.phrases import ARRIVAL, NEAR_OR_TURN
 from engine.agents.results import Compiled, NeedsClarification, Unwatchable
 from engine.agents.scan import AssetMention, Number, display
 from engine.agents.typed import cadence_for, render_typed
@@ -46,20 +49,50 @@ CONFLICTING_SIDES = (
 )
 
 
+# How close to the price at creation a level with no side stays asked (decision: 1 %): the price moves about
+# that much within one 5-minute check often enough, so the side it comes from would be a guess.
+SIDE_MARGIN: Final = Decimal("0.01")
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """What a level is compared with to find its side: the watched value at creation (None when it could not
+    be read), how to show it, what it is called, and the CoinGecko ids whose prices make it."""
+
+    value: Decimal | None
+    shown: str
+    name: str
+    ids: tuple[str, ...]
+
+
 def level_or_clarify(
-    request: Request, shown: str, subject: str
+    request: Request, shown: str, subject: str, level: Number | None = None, now: Now | None = None
 ) -> Literal["above", "below"] | NeedsClarification | Unwatchable:
-    """The comparator of a level; asks which side when the request only says "hits"/"reaches"."""
+    """The comparator of a level. A level the words move to with no side ("hits 4000", "goes to 2500")
+    takes it from the watched value at creation when `now` holds it and the level is more than SIDE_MARGIN
+    away from it; otherwise (no value, a level that close, a level with no move to it) the side is asked."""
     comparison = read_comparison(request)
     if comparison.conflicting:
         return Unwatchable(CONFLICTING_SIDES)
-    if comparison.direction is None or comparison.span is None:
-        return NeedsClarification.ask(
-            f"Should it alert when {subject} above {shown} or when it goes below?",
-            [f"Above {shown}", f"Below {shown}"],
-        )
-    request.cite("condition", comparison.span, comparison.direction)
-    return comparison.direction
+    if comparison.direction is not None and comparison.span is not None:
+        request.cite("condition", comparison.span, comparison.direction)
+        return comparison.direction
+    question = f"Should it alert when {subject} above {shown} or when it goes below?"
+    options = [f"Above {shown}", f"Below {shown}"]
+    moved_to = request.scanner.find(ARRIVAL) and not request.scanner.find(NEAR_OR_TURN)
+    if level is None or now is None or not moved_to:
+        return NeedsClarification.ask(question, options)
+    if now.value is None:
+        return NeedsClarification.ask(question, options, prices=now.ids)
+    if now.value <= 0 or abs(level.value - now.value) <= now.value * SIDE_MARGIN:
+        return NeedsClarification.ask(f"The {now.name} is {now.shown} now. {question}", options)
+    direction: Literal["above", "below"] = "above" if level.value > now.value else "below"
+    request.cite("condition", request.scanner.find(ARRIVAL)[0], direction)
+    verb = "rises to or above" if direction == "above" else "falls to or below"
+    request.notes.append(
+        f"The side was read from the {now.name} at creation ({now.shown}): it alerts when it {verb} {shown}."
+    )
+    return direction
 
 
 def build(
@@ -86,6 +119,7 @@ def build(
         fire_headline=headline,
         cadence=cadence_for(agent),  # type: ignore[arg-type]
         intent=intent,
+        note=" ".join(request.notes) or None,
         evidence=tuple(request.evidence),
     )
 
@@ -102,5 +136,6 @@ def condition_result(
         fire_headline=headline,
         cadence=cadence,
         intent=intent,
+        note=" ".join(request.notes) or None,
         evidence=tuple(request.evidence),
     )

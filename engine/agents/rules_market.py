@@ -24,6 +24,7 @@ from engine.agents.phrases import (
 )
 from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import (
+    Now,
     build,
     condition_result,
     dedupe,
@@ -32,6 +33,7 @@ from engine.agents.rules_common import (
 )
 from engine.agents.scan import AssetMention, Number, asset_alias_group, asset_for_alias, display
 from engine.agents.typed import MARKET_CADENCE
+from engine.agents.vague import no_condition
 from engine.agents.vocabulary import evm_chain_slugs
 
 _HUNDRED = Decimal(100)
@@ -118,11 +120,14 @@ def compile_price(request: Request, mentions: list[AssetMention], check_cadence:
             or read_comparison(request).neutral
         ):
             return NeedsClarification.ask(f"At what {symbol} price (USD) should it alert?")
-        return Unwatchable(f"the request names {symbol} but no condition; say e.g. '{symbol} above 4000'")
+        return no_condition(request, symbol)
     amount = dedupe(others)
     if isinstance(amount, Unwatchable):
         return amount
-    direction = level_or_clarify(request, f"${display(amount.value)}", f"{symbol} goes")
+    coingecko_id = mention.asset.coingecko_id
+    price = request.price_of(coingecko_id) if request.price_of is not None else None
+    now = Now(price, f"${display(price)}" if price is not None else "", f"{symbol} price", (coingecko_id,))
+    direction = level_or_clarify(request, f"${display(amount.value)}", f"{symbol} goes", amount, now)
     if not isinstance(direction, str):
         return direction
     if amount.value <= 0:
@@ -231,7 +236,9 @@ def compile_ratio(
     amount = dedupe(numbers)
     if isinstance(amount, Unwatchable):
         return amount
-    direction = level_or_clarify(request, display(amount.value), f"{name} goes")
+    direction = level_or_clarify(
+        request, display(amount.value), f"{name} goes", amount, _ratio_now(request, pair)
+    )
     if not isinstance(direction, str):
         return direction
     if amount.value <= 0:
@@ -253,6 +260,16 @@ def compile_ratio(
     )
     headline = f"{name} crossed {direction} {display(amount.value)}"
     return condition_result(request, condition, headline, check_cadence or MARKET_CADENCE, intent)
+
+
+def _ratio_now(request: Request, pair: tuple[AssetMention, AssetMention]) -> Now:
+    """The ratio at creation, from the two USD prices (as its watcher computes it), when both are known."""
+    base, quote = pair
+    ids = (base.asset.coingecko_id, quote.asset.coingecko_id)
+    prices = [request.price_of(i) if request.price_of is not None else None for i in ids]
+    value = None if None in prices or not prices[1] else prices[0] / prices[1]  # type: ignore[operator]
+    shown = display(value.quantize(Decimal("0.000001")) if value is not None else Decimal(0))
+    return Now(value, shown, f"{base.asset.symbol}/{quote.asset.symbol} ratio", ids)
 
 
 def compile_gas(request: Request, check_cadence: str | None) -> CompileResult:

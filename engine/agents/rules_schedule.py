@@ -35,15 +35,43 @@ MONTHLY = words(
 EVERY_ORDINAL = re.compile(r"\b(?:every|each)\s+(?=(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)")
 EVERY_DAY_NAME = re.compile(rf"\b(?:every|each)\s+(?P<day>{_DAY_NAMES})s?\b|\b(?P<plural>{_DAY_NAMES})s\b")
 DAY_NAME = re.compile(rf"\b(?P<day>{_DAY_NAMES})\b")
-DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b")
+# "the 15th", "the 1st day", and "day 15" as a date is written in many languages' order.
+DAY_OF_MONTH = re.compile(
+    r"\b(?:the\s+)?(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+day)?\b"
+    r"|\bday\s+(?P<numbered>[1-9]|[12]\d|3[01])\b"
+)
 FIRST_OF_MONTH = re.compile(r"\b(?:the\s+)?first(?:\s+day)?\s+of\b|\bstart of (?:the|each|every) month\b")
 LAST_OF_MONTH = re.compile(r"\b(?:the\s+)?last day\b|\bend of (?:the|each|every) month\b")
+# Time zone abbreviations (a closed class): said after a time ("9 AM IST", "8pm ET"), they belong to it.
+_ZONE_ABBREVIATIONS = (
+    "utc|gmt|z|ist|est|edt|cst|cdt|mst|mdt|pst|pdt|akst|hst|cet|cest|bst|eet|eest|wet|west|msk|jst|kst|sgt"
+    "|hkt|awst|acst|aest|aedt|nzst|nzdt|et|ct|mt|pt"
+)
+# "1400 utc", "0900 Chicago time", "1400 Europe/Berlin": four digits are a time only with a zone after them.
+_FOUR_DIGIT_TIME = (
+    r"\b(?:[01]\d|2[0-3])[0-5]\d(?=\s*(?:" + _ZONE_ABBREVIATIONS + r")\b"
+    r"|(?:\s+[a-z]+){1,2}\s+(?:time|hour)\b|\s*\(|\s+[a-z]+/[a-z_]+)"
+)
+# A time of day as people write it: "8am", "8 am", "10:30", "1030am" (spoken "ten thirty a m"), "10h",
+# "10h30", "1400 utc", "noon", "morning", "at 8", "7 in the morning".
 TIME_OF_DAY = re.compile(
-    r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b"
-    r"|\bafternoon\b|\bnight\b|\bo'?clock\b"
+    # "monday morning 9", "evening 7": the hour after the part of the day, before the part alone.
+    r"\b(?:morning|evening|afternoon|night)\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|k\b|gwei|usd|dollars?|bucks))|"
+    r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b(?:1[0-2]|0?[1-9])[0-5]\d\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b"
+    r"|\b(?:[01]?\d|2[0-3])h(?:[0-5]\d)?\b|"
+    + _FOUR_DIGIT_TIME
+    + r"|\bnoon\b|\bmidnight\b|\bmorning\b|\bevening\b|\bafternoon\b|\bnight\b|\bo'?clock\b"
     # "every monday at 8", "7 in the morning": an hour said without am or pm.
     r"|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:am\b|pm\b|%|k\b|gwei|usd|dollars?|bucks))"
     r"|\b\d{1,2}\s+in\s+the\s+(?:morning|evening|afternoon)\b"
+)
+# The zone said with a time ("8am Chicago time", "9:00 London time", "09:00 Europe/Berlin", "14:00 UTC",
+# "10h (Lisbon hour)", "9 AM IST"): it only says where the stated time is, so once the time is
+# confirmed as the contract's 12:00 UTC it is read with it.
+TIME_ZONE = re.compile(
+    r"(?<![\w/])(?:\(\s*)?(?:" + _ZONE_ABBREVIATIONS + r")(?:\s*[+-]\s*\d{1,2})?\b(?:\s*\))?"
+    r"|(?<![\w/])[a-z]+/[a-z_]+(?:/[a-z_]+)?(?![\w/])"
+    r"|(?<![\w])\(?(?:[a-z]+(?:\s|-)){1,2}(?:time|hour)\)?(?![\w])"
 )
 NOON_UTC = re.compile(r"\b(?:12:00|12\s?pm|noon)\s*utc\b")
 ONE_TIME = words("tomorrow", "tonight", "next week", "next month", "in an hour", "later today", "in a week")
@@ -52,11 +80,11 @@ UNSUPPORTED_CADENCE = re.compile(
     r"|\bfortnightly\b|\btwice\b|\byearly\b|\bannually\b|\bevery year\b"
     r"|\bevery (?!(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b)\d+\s*\w+"
 )
-# "remind me to pay rent", "remind me about rent", "ping me to check eth": what follows is the label ("ping
-# me about eth when ..." is an alert, so "about" labels only a reminder).
+# "remind me to pay rent", "remind me about rent", "a reminder for pay my loan", "ping me to check eth": what
+# follows is the label ("ping me about eth when ..." is an alert, so "about" labels only a reminder).
 # A "to" before a number is a level ("ping me when eth gets to 4k"), never a label.
 LABEL = re.compile(
-    r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
+    r"\b(?:remind(?:er)?\b(?:\s+me)?[^|]*?\b(?:to|about|for)|(?:ping|nudge)\b(?:\s+me)?[^|]*?\bto)"
     r"\s+(?!\$?\d|\$)(?P<label>[^|]+)"
 )
 # Contract: at most 4 options, so the weekday question offers days spread over the week; any other day
@@ -131,7 +159,7 @@ def compile_schedule(request: Request, label_span: Span | None) -> CompileResult
         if dated is not None:
             # A day of the month names a monthly reminder; "every day" or "every week" would drop it.
             return NeedsClarification.ask(
-                f"Should it remind you every month on the {dated.group(0).removeprefix('the ')}?",
+                f"Should it remind you every month on {_day_named(dated)}?",
                 ["Every month"],
             )
         return NeedsClarification.ask(
@@ -184,11 +212,16 @@ def compile_schedule(request: Request, label_span: Span | None) -> CompileResult
     return build(request, Kind.SCHEDULE, ScheduleAgentCreate, body, headline, intent)
 
 
+def _day_named(match: re.Match[str]) -> str:
+    """A matched day of the month as the question names it: "the 15th", or "day 15"."""
+    return match.group(0).removeprefix("the ") if match.group("day") else f"day {match.group('numbered')}"
+
+
 def _day_of_month(request: Request, source: str) -> int | CompileResult:
     scanner = request.scanner
     days: dict[int, Span] = {}
     for match in DAY_OF_MONTH.finditer(source):
-        days.setdefault(int(match.group("day")), scanner.span_of(match))
+        days.setdefault(int(match.group("day") or match.group("numbered")), scanner.span_of(match))
     for pattern, value in ((FIRST_OF_MONTH, 1), (LAST_OF_MONTH, LAST_DAY_OF_MONTH)):
         for match in pattern.finditer(source):
             days.setdefault(value, scanner.span_of(match))

@@ -37,8 +37,9 @@ _UNITS = {
     "dollars": "usd",
     "bucks": "usd",
 }
+# A digit glued to a name by a dash is part of the name ("RP-3", "HM-2"), never an amount.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.$,])(?<!\d:)(?P<cur>\$\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?<![\w.$,])(?<!\d:)(?<![a-z]-)(?P<cur>\$\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:\s?(?P<mult>k|mm|m|bn|b)(?![\w]))?"
     r"(?:\s?(?P<unit>%|percent(?!\w)|pct(?!\w)|gwei(?!\w)|usdc(?!\w)|usdt(?!\w)|usd(?!\w)|dollars?(?!\w)|bucks(?!\w)))?"
     r"(?!\w)(?!\.\d)(?!,\d)(?!:\d)"
@@ -86,7 +87,7 @@ def _comma_number(match: re.Match[str]) -> str:
 # Request framing with a direction word inside ("set up an alert", "hit me up when": "up" says no direction, "hit"
 # no level) goes the same way.
 _COURTESY = re.compile(
-    r"(?<=\s)(?:give me a heads[- ]up|heads[- ]up|set up|sets up|setting up|sign me up for|hook me up with|hit me up|hmu|"
+    r"(?<=\s)(?:give me a heads[- ]up|heads[- ]up|set up|sets up|setting up|set (?:this|that|it|one) up|sign me up for|hook me up with|hit me up|hmu|"
     r"shoot me an? (?:message|msg|text|dm|email|note|ping)|holler at me|holler|the (?:moment|second|instant)|"
     r"keep an eye on|"
     r"keep tabs on|keep me posted|keep me updated|keep me in the loop|flag it|flag me|"
@@ -347,6 +348,11 @@ class Scanner:
             ProtocolMention(self._mask(m.start(), m.end()), index[m.group(1)])
             for m in list(pattern.finditer(self.remaining))
         ]
+
+
+def name_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of every asset, chain and protocol alias as whole words (group 1 is the alias)."""
+    return _asset_index()[0], _chain_index()[0], _protocol_index()[0]
 
 
 def asset_alias_group(name: str) -> str:

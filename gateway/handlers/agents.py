@@ -13,9 +13,11 @@ from gateway.usecases import agents
 async def create_agent(call: Call) -> Reply:
     """Typed create: 201 {agent}. Plain English: 201 {agent, compile}, 200 needs_clarification, or 422."""
     services = call.services
-    baseline = services.watchers.baseline if services.watchers is not None else None
+    watchers = services.watchers
+    baseline = watchers.baseline if watchers is not None else None
+    prices = watchers.usd_prices if watchers is not None else None
     body, created = await agents.create_agent(
-        services.db, call.principal, call.body.root, services.agent_compiler, baseline
+        services.db, call.principal, call.body.root, services.agent_compiler, baseline, prices
     )
     return Reply(body, 201 if created else 200)
 
@@ -32,8 +34,9 @@ async def get_agent(call: Call) -> Reply:
 async def patch_agent(call: Call) -> Reply:
     services = call.services
     agent_id = call.path["agent_id"]
+    prices = services.watchers.usd_prices if services.watchers is not None else None
     body = await agents.patch_agent(
-        services.db, call.principal, agent_id, call.body.root, services.agent_compiler
+        services.db, call.principal, agent_id, call.body.root, services.agent_compiler, prices
     )
     return Reply(body)
 

@@ -44,7 +44,7 @@ from gateway.agent_models import (
     describe_typed,
 )
 from gateway.auth import Principal
-from gateway.usecases.agents_llm import AgentCompiler
+from gateway.usecases.agents_llm import AgentCompiler, PriceReader
 from gateway.usecases.errors import Invalid, NotFound, QuotaExceeded, Unwatchable
 from gateway.usecases.remedy import remedy_from_action, remedy_wire, take_remedy, typed_remedy
 from storage import Database
@@ -177,10 +177,12 @@ async def create_agent(
     raw: Any,
     compiler: AgentCompiler | None = None,
     baseline: Baseline | None = None,
+    prices: PriceReader | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """(body, created). Typed: {agent}. Plain English (read by `compiler`, the deterministic compiler
     when None): {agent, compile}, or a needs_clarification body (created False); Unwatchable when nothing
-    can be watched. With `baseline`, the agent's baseline is taken at creation."""
+    can be watched. With `baseline`, the agent's baseline is taken at creation; with `prices`, a level the
+    request gives no side takes it from the current price."""
     raw, typed = take_remedy(raw)
     try:
         body = parse_create_body(raw)
@@ -192,7 +194,7 @@ async def create_agent(
         new, created_at = _new_agent(body.public_kind, body, list(body.wallets), display, remedy=remedy)
         new = await _with_baseline(new, baseline, body, None)
         return {"agent": _agent_body(await _insert(db, principal, new, created_at))}, True
-    result = await (compiler or AgentCompiler()).compile(body.request, list(body.wallets))
+    result = await (compiler or AgentCompiler()).compile(body.request, list(body.wallets), prices)
     if isinstance(result, NeedsClarification):
         return clarification_out(result), False
     if isinstance(result, UnwatchableResult):
@@ -239,7 +241,12 @@ async def get_agent(db: Database, principal: Principal, agent_id: str) -> dict[s
 
 
 async def patch_agent(
-    db: Database, principal: Principal, agent_id: str, raw: Any, compiler: AgentCompiler | None = None
+    db: Database,
+    principal: Principal,
+    agent_id: str,
+    raw: Any,
+    compiler: AgentCompiler | None = None,
+    prices: PriceReader | None = None,
 ) -> dict[str, Any]:
     """{status} on any kind (resuming counts against the quota), or {request} on a condition agent:
     recompiled in place (same id and status, trigger history reset), or a clarification, or Unwatchable."""
@@ -265,7 +272,7 @@ async def patch_agent(
     if current.kind != Kind.CONDITION:
         message = f"request can be edited only on condition agents; this one is a {current.kind} agent"
         raise Invalid("This agent's request cannot be edited.", [("request", message)])
-    result = await (compiler or AgentCompiler()).compile(patch.request, list(current.wallets))
+    result = await (compiler or AgentCompiler()).compile(patch.request, list(current.wallets), prices)
     if isinstance(result, NeedsClarification):
         return clarification_out(result)
     if isinstance(result, UnwatchableResult):

@@ -18,11 +18,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from functools import partial
 from typing import Any, Final, Literal
 
-from engine.agents import Compiled, NeedsClarification, compile_request
+from engine.agents import Compiled, NeedsClarification, PriceLookup, compile_request
 from engine.agents.compiler import split_clarifications
 from engine.agents.phrases import WINDOW_DAY, WINDOW_WEEK
 from engine.agents.results import CompileResult
@@ -302,16 +303,35 @@ def _suffix(day: int) -> str:
     return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
+# Current USD prices by CoinGecko id, read from the price source the watchers read (bounded in time); an id
+# it could not price is left out.
+PriceReader = Callable[[Sequence[str]], Awaitable[Mapping[str, Decimal]]]
+
+
+async def compile_with_prices(
+    compile_with: Callable[[PriceLookup | None], CompileResult], prices: PriceReader | None
+) -> CompileResult:
+    """Compile with no prices; when the answer is a question the current prices would settle (a level's
+    side) and `prices` can read them, read them and compile again with them."""
+    result = compile_with(None)
+    if prices is None or not isinstance(result, NeedsClarification) or not result.prices:
+        return result
+    known = await prices(result.prices)
+    return compile_with(known.get) if known else result
+
+
 class LlmAgentCompiler:
     """Compiles plain-English agent requests through a chat model's restatement; build once, share it."""
 
     def __init__(self, chat: ChatCompletions) -> None:
         self.chat = chat
 
-    async def compile(self, text: str, wallets: list[str]) -> CompileResult:
-        """The compiled result of the model's restatement (see the module docstring). Raises
-        LlmAgentAnswerInvalid after a second unusable answer, or the chat client's LlmUnavailable /
-        LlmFailed."""
+    async def compile(
+        self, text: str, wallets: list[str], prices: PriceReader | None = None
+    ) -> CompileResult:
+        """The compiled result of the model's restatement (see the module docstring), with `prices` read
+        when they settle a question. Raises LlmAgentAnswerInvalid after a second unusable answer, or the
+        chat client's LlmUnavailable / LlmFailed."""
         original, labels = split_clarifications(text)
         lines = [match.group(0).strip() for match in _ANSWER_LINE.finditer(text)]
         answered = {_question_key(match.group("question")) for match in _ANSWER_LINE.finditer(text)}
@@ -339,7 +359,8 @@ class LlmAgentCompiler:
                             f"the answer asks again what the user answered: {question!r}"
                         )
                     return NeedsClarification.ask(question)
-                result = compile_request("\n\n".join([render(fields), *lines]), wallets)
+                restated = "\n\n".join([render(fields), *lines])
+                result = await compile_with_prices(partial(compile_request, restated, wallets), prices)
                 if isinstance(result, NeedsClarification) and _question_key(result.question) in answered:
                     raise LlmAgentAnswerInvalid(
                         f"the answer asks again what the user answered: {result.question!r}"
@@ -365,18 +386,23 @@ class AgentCompiler:
     default_backend: Literal["deterministic", "llm"] = "deterministic"
     llm: LlmAgentCompiler | None = None
 
-    async def compile(self, text: str, wallets: list[str]) -> CompileResult:
+    async def compile(
+        self, text: str, wallets: list[str], prices: PriceReader | None = None
+    ) -> CompileResult:
         """Raises NotRunning when the model backend is configured without a model endpoint; the chat
         client's own errors propagate. A model that gives no usable answer twice is answered by the
-        deterministic compiler, whose compiled result says so in its note."""
+        deterministic compiler, whose compiled result says so in its note. `prices` reads current prices
+        when they settle a question (a level's side)."""
+
+        deterministic = partial(compile_request, text, wallets)
         if self.default_backend == "deterministic":
-            return compile_request(text, wallets)
+            return await compile_with_prices(deterministic, prices)
         if self.llm is None:
             raise NotRunning("The agent model is not configured here (llm_base_url and llm_model).")
         try:
-            return await self.llm.compile(text, wallets)
+            return await self.llm.compile(text, wallets, prices)
         except LlmAgentAnswerInvalid as exc:
-            result = compile_request(text, wallets)
+            result = await compile_with_prices(deterministic, prices)
             if isinstance(result, Compiled):
                 note = f"{FALLBACK_NOTE} ({exc})." + (f" {result.note}" if result.note else "")
                 return dataclasses.replace(result, note=note)

@@ -15,7 +15,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any, Final
 
-from engine.agents import Compiled, Condition, HealthAgentCreate, HealthFactorMetric
+from engine.agents import Compiled, Condition, HealthAgentCreate, HealthFactorMetric, dropped_note
 from engine.agents.remedy import NotPlannable, Remedy, parse_typed_remedy, read_remedy, summarize
 from engine.agents.shares import Unsized
 from engine.agents.suggest import NoSuggestion, suggest_remedy
@@ -88,17 +88,19 @@ def remedy_from_action(compiled: Compiled, wallets: Sequence[str]) -> tuple[Comp
     found = read_remedy(
         parser, registry, action, wallets, chain if isinstance(chain, str) else None, protocol
     )
+    # The compiler's sentence on the dropped action is replaced; what else its note says is kept.
+    rest = (compiled.note or "").replace(dropped_note(action), "").strip()
     if isinstance(found, NotPlannable):
         note = (
             f'The follow-on action "{action}" cannot be planned ({found.reason}); this agent stays notify-only. '
             "Send a typed remedy to attach one."
         )
-        return dataclasses.replace(compiled, note=note), None
+        return dataclasses.replace(compiled, note=f"{note} {rest}".strip()), None
     note = (
         f'The follow-on action "{action}" is this agent\'s remedy: it is never signed or sent by the '
         "service; each event carries a link to its freshly built unsigned plan."
     )
-    return dataclasses.replace(compiled, dropped_action=None, note=note), found
+    return dataclasses.replace(compiled, dropped_action=None, note=f"{note} {rest}".strip()), found
 
 
 def stored_remedy(raw: Mapping[str, Any] | None) -> Remedy | None:

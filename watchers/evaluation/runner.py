@@ -9,6 +9,7 @@ import os
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import httpx
 import trio
@@ -103,6 +104,14 @@ class Watchers:
             readings = await self.reader.read(inputs)
             return first_baseline(typed, condition, wallets, readings)
         return None
+
+    async def usd_prices(self, coingecko_ids: Sequence[str]) -> dict[str, Decimal]:
+        """Current USD prices by CoinGecko id from the source the price agents are checked against, read
+        within BASELINE_READ_S; an id it could not price (or every id, past the deadline) is left out."""
+        with trio.move_on_after(BASELINE_READ_S):
+            values, _ = await self.reader.price_values(coingecko_ids)
+            return values
+        return {}
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
