@@ -95,6 +95,10 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
                     words.amounts.append((item.amount, item.asset if current else None))
             if draft.loose_amount is not None:
                 words.amounts.append((draft.loose_amount, None))
+                kept = draft.loose_amount
+                if current and draft.kept and kept.kind == "exact" and kept.value is not None:
+                    # "leave 0.5" after "stake all my eth": all of it but what is kept (with a balance).
+                    words.amounts.append((AmountSpec("all_but", kept.value, f"all but {kept.written}"), None))
             if current and draft.times is not None:
                 multiples.append((draft.times, 1))
             share = draft.loose_amount

@@ -154,6 +154,9 @@ def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             out.extend(made)
             index += used
             continue
+        if corrected and _names_what_it_replaces(lexemes, index, out):
+            index += 2  # "hmm no, it's on spark not aave": the value said replaces the one negated
+            continue
         framing = _chat_framing(lexemes, index, out)
         replaced = lexemes[index + framing - 1] if framing >= 2 else None
         if replaced is not None and replaced.asset is not None and lexemes[index].text in ("not", "instead"):
@@ -371,6 +374,15 @@ def _restated(lexemes: list[Lexeme]) -> list[Lexeme]:
                 del out[back:]
         out.append(lexeme)
     return out
+
+
+def _names_what_it_replaces(lexemes: Sequence[Lexeme], index: int, out: Sequence[Lexeme]) -> bool:
+    """After a correction, "<protocol or chain> not <another of its kind>" ("spark not aave", "base not
+    arbitrum"): the negated one is what the correction replaces, said only to be clear."""
+    if lexemes[index].text != "not" or index + 1 >= len(lexemes) or not out:
+        return False
+    said, negated = out[-1], lexemes[index + 1]
+    return said.kind in ("protocol", "chain") and negated.kind == said.kind and said.text != negated.text
 
 
 def _correction(lexemes: Sequence[Lexeme], index: int, said_before: bool) -> tuple[int, list[Lexeme]]:

@@ -320,3 +320,19 @@ def test_an_unknown_name_where_a_venue_goes_is_still_refused() -> None:
     assert (
         "I don't know 'compound'" in parse("deposit 100 usdc on compound on base", (EVM_A, "base")).reasoning
     )
+
+
+def test_a_correction_naming_the_protocol_it_replaces_replaces_it() -> None:
+    context = (
+        "User: withdraw 1 weth from aave on ethereum\nFlip: Plan: withdraw 1 WETH from Aave v3. Confirm?"
+    )
+    response = parse("hmm no, it's on spark not aave", (EVM_A, "ethereum"), conversation_context=context)
+    assert [(i.action, i.protocol, i.amount) for i in response.intents] == [("withdraw", "spark", Decimal(1))]
+
+
+def test_what_to_keep_said_in_answer_to_all_is_all_but_it() -> None:
+    context = "User: stake all my eth\nFlip: That would leave no ETH for gas. How much should I keep?"
+    response = parse("leave 0.5", (EVM_A, "ethereum"), conversation_context=context)
+    # The parser alone knows no balance: it asks, naming what it would work out.
+    assert "all of your ETH but 0.5" in response.reasoning
+    assert "isn't in your request" not in response.reasoning
