@@ -45,6 +45,12 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             drop.add(at)  # "due 15/04", read as one ratio by the lexer
         elif _a_date(lexemes, at):
             drop.update(range(at, at + 3))  # "15/04", "30-04"
+        elif _YEAR_CODE.fullmatch(lexeme.text):
+            drop.add(at)  # "decision 14/2024", read as one number by the lexer
+        elif _year_code(lexemes, at):
+            drop.update(range(at, at + 3))  # "Resolution 2024-07"
+        elif _heading_number(lexemes, at):
+            drop.add(at)  # "Diversification step 1: ...", "(phase 1)", "Budget line 3.2 (Q3 ...)"
     return [lexeme for at, lexeme in enumerate(lexemes) if at not in drop]
 
 
@@ -70,6 +76,53 @@ def _glued_after(lexemes: Sequence[Lexeme], at: int) -> list[int]:
     if at + 2 < len(lexemes) and lexemes[at + 1].text == "-" and lexemes[at + 2].kind == "number":
         return [at + 1, at + 2]
     return []
+
+
+# A number with a year in it, as codes and dates are written: "14/2024", "2024/07".
+_YEAR_CODE: Final = re.compile(r"\d{1,2}/(?:19|20)\d\d|(?:19|20)\d\d/\d{1,2}")
+# Marks after a number that make it a heading's or a label's number ("step 1:", "(phase 1)").
+_HEADING_ENDS: Final = frozenset({":", ")", "("})
+
+
+def _year_code(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """ "2024-07", "2024-07-15": a year joined by a hyphen to a month (a reference or a date)."""
+    lexeme = lexemes[at]
+    if at + 2 >= len(lexemes) or lexemes[at + 1].text != "-" or lexemes[at + 2].kind != "number":
+        return False
+    value = lexeme.token.value if lexeme.token is not None else None
+    return (
+        value is not None
+        and len(lexeme.text) == 4
+        and 1900 <= value <= 2100
+        and len(lexemes[at + 2].text) <= 2
+    )
+
+
+def _heading_number(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """A number between an ordinary word and ":" or a bracket ("Diversification step 1:", "(phase 1)",
+    "Budget line 3.2 (Q3 ...)"): it numbers what the word names; an amount is never written so."""
+    before = lexemes[at - 1] if at > 0 else None
+    after = lexemes[at + 1] if at + 1 < len(lexemes) else None
+    token = lexemes[at].token
+    if not lexemes[at].text[:1].isdigit() or token is None or token.share:
+        return False  # "send her half: 0x...": a share, or a number in words, is an amount
+    return (
+        before is not None
+        and after is not None
+        and after.text in _HEADING_ENDS
+        and before.kind in ("word", "unknown")
+        and before.text.isalpha()
+        and before.text not in _NOT_LABELS
+    )
+
+
+# Words a number after them is an amount of, even before ":" or a bracket ("all but 5:", "keep 100 (gas)").
+_NOT_LABELS: Final = frozenset(
+    """
+    but keep leave except minus plus only just about around of to for with from into in on at is are was be
+    and or than over under her him them me us you his my their our your it send pay give
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
 
 
 def _a_date(lexemes: Sequence[Lexeme], at: int) -> bool:

@@ -353,24 +353,32 @@ _AFFIRM: Final = frozenset({"yes", "yeah", "yep", "yup", "ok", "okay", "so"})
 
 def _restated(lexemes: list[Lexeme]) -> list[Lexeme]:
     """A value said twice in a row across a pause is said once: "..., sorry, 150. 150 usdc", "maybe just
-    a quarter. yes, a quarter". Only the same number, written alike, with nothing but punctuation and a
-    yes between; anything else is two values and left to the reader."""
+    a quarter. yes, a quarter", and in words in brackets ("150,000 usdc (one hundred fifty thousand)").
+    Only the same number (written alike, unless the second is in brackets) with nothing but punctuation
+    and a yes between; anything else is two values and left to the reader."""
     out: list[Lexeme] = []
     for lexeme in lexemes:
         if lexeme.kind == "number" and lexeme.token is not None and lexeme.token.value is not None:
+            bracketed = bool(out) and out[-1].text == "("
             back = len(out) - 1
             while back >= 0 and (out[back].text in _AFFIRM or out[back].kind == "punct"):
                 back -= 1
-            between = out[back + 1 :]
+            token = back if bracketed and back >= 0 and out[back].kind == "asset" else None
+            if token is not None:
+                back -= 1  # "150,000 usdc (one hundred fifty thousand)": the token stays with the first
             said = out[back] if back >= 0 else None
+            paused = any(one.text in _CLAUSE_END for one in out[back + 1 :])
             if (
                 said is not None
-                and any(one.text in _CLAUSE_END for one in between)
+                and (paused or bracketed)
                 and said.kind == "number"
-                and said.text == lexeme.text
+                and (said.text == lexeme.text or bracketed)
                 and said.token is not None
                 and said.token.value == lexeme.token.value
             ):
+                if token is not None:
+                    del out[token + 1 :]  # the bracketed number is dropped; its ")" is punctuation
+                    continue
                 del out[back:]
         out.append(lexeme)
     return out

@@ -336,3 +336,29 @@ def test_what_to_keep_said_in_answer_to_all_is_all_but_it() -> None:
     # The parser alone knows no balance: it asks, naming what it would work out.
     assert "all of your ETH but 0.5" in response.reasoning
     assert "isn't in your request" not in response.reasoning
+
+
+@pytest.mark.parametrize(
+    ("prompt", "amount"),
+    [
+        (f"send 50 (fifty) usdc to {ADDRESS} on base", Decimal(50)),
+        ("move 150,000 USDC (one hundred fifty thousand) from base to arbitrum using cctp", Decimal(150000)),
+        ("Treasury Committee decision 14/2024: supply 500,000 USDC to Aave on Base.", Decimal(500000)),
+        ("Resolution 2024-07 (Idle Assets): supply 25 USDC to Aave on Base.", Decimal(25)),
+        ("Liquidity program (phase 1): deposit 10 USDC into Aave on Base.", Decimal(10)),
+        ("Diversification step 1: swap 2 ETH to USDC on Base.", Decimal(2)),
+    ],
+)
+def test_numbers_that_restate_or_label_are_no_second_amount(prompt: str, amount: Decimal) -> None:
+    assert _amounts(prompt)[:1] == [amount]
+
+
+def test_a_different_number_in_brackets_is_still_asked() -> None:
+    assert _amounts(f"send 50 (60) usdc to {ADDRESS} on base") == []
+
+
+def test_a_share_before_a_colon_is_still_the_amount() -> None:
+    prompt = f"I have 500 USDC on Arbitrum. My sister and I share it. Please send her half: {ADDRESS}"
+    # Never the whole told holding: the share is the amount (sized once a balance or the holding is read).
+    assert Decimal(500) not in _amounts(prompt, "arbitrum")
+    assert _amounts(f"send 40 usdc to her: {ADDRESS} on base") == [Decimal(40)]
