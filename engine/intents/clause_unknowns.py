@@ -73,6 +73,25 @@ class UnknownReading(ClauseState):
         swap_target = (
             self.prep in ("for", "to") and self.draft.action == "swap" and self.draft.to_asset is None
         )
+        before = self.peek(index - 2)
+        if (
+            previous is not None
+            and previous.text in _PERSON_FOLLOWERS | _POSSESSIVES
+            and before is not None
+            and before.text == "for"
+        ):
+            return  # "send 150 ... for the plumber", "is for a game": who or what it is for, set aside
+        near = index - 1
+        while near >= 0 and self.lexemes[near].text in _ASSET_DETERMINERS | _POSSESSIVES | {"the"}:
+            near -= 1  # "all my doge", "100 of pepe": the amount and its token, words of whose between
+        if (
+            self.pending is not None
+            and self.pending_at
+            and max(self.pending_at) < near
+            and not swap_target
+            and not is_common(word)
+        ):
+            return  # a word some way after an amount is no token of it ("send 150 to 0x... on base, plumber")
         of_amount = (
             following is not None
             and following.text == "of"

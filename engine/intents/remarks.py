@@ -22,7 +22,7 @@ from typing import Final
 from engine.intents.english import is_english
 from engine.intents.lexicon import Lexeme
 from engine.intents.meaning import MEANING_WORDS
-from engine.intents.wording import FILLER, LEVEL_WORDS, NEGATIONS, TIME_UNITS, TIME_WORDS
+from engine.intents.wording import FILLER, LEVEL_WORDS, NEGATIONS, TIME_OPENERS, TIME_UNITS, TIME_WORDS
 
 # Where a negation's clause ends: a pause, or a word that starts another clause.
 _BREAKS: Final = frozenset(
@@ -45,7 +45,9 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
-        clause = _remark_at(lexemes, index) or _idle_condition_at(lexemes, index)
+        clause = (
+            _remark_at(lexemes, index) or _idle_condition_at(lexemes, index) or _told_time_at(lexemes, index)
+        )
         if clause is None:
             out.append(lexemes[index])
             index += 1
@@ -118,5 +120,44 @@ def _idle_condition_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int]
     if any(one.text in _CONDITIONAL or one.text in MEANING_WORDS for one in said):
         return None
     if not all(is_english(one.text) for one in content):
+        return None
+    return index, end
+
+
+# Verbs that tell rather than ask: a time in their clause is when something is or was, not when to act
+# ("i need the money liquid for this month", "we need cash for saturday", "sales were good this month").
+_TELLING: Final = frozenset(
+    """
+    need needs needed was were is are am be been have has had got gets want wants wanted
+    """.split()  # noqa: SIM905 - a word list reads and diffs better as text
+)
+# Times that repeat ("every friday") are never a told time: the request asks for a repeat.
+_REPEATING: Final = frozenset({"every", "each", "daily", "weekly", "monthly", "yearly", "hourly"})
+_CLAUSE_ENDS: Final = frozenset({",", ";", ".", "!", "?", ":"})
+
+
+def _told_time_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a time told about rather than asked for ("sales were good this month", "customers
+    paid me ... this week", "we need cash for saturday"): its clause, between pauses, has no action verb
+    and tells (a past form, or a verb of being, having or needing). A time alone in its clause ("tomorrow,
+    swap 1 eth") or beside an action verb is left for the reader, which answers that it waits for it."""
+    word = lexemes[index].text
+    following = lexemes[index + 1].text if index + 1 < len(lexemes) else ""
+    if word in TIME_OPENERS and (following in TIME_UNITS or following in TIME_WORDS):
+        end = index + 2
+    elif word in TIME_WORDS and lexemes[index].kind == "word":
+        end = index + 1
+    else:
+        return None
+    start = index
+    while start > 0 and lexemes[start - 1].text not in _CLAUSE_ENDS and lexemes[start - 1].kind != "mark":
+        start -= 1
+    stop = end
+    while stop < len(lexemes) and lexemes[stop].text not in _CLAUSE_ENDS and lexemes[stop].kind != "mark":
+        stop += 1
+    clause = lexemes[start:stop]
+    if any(one.kind == "verb" or one.text in _REPEATING for one in clause):
+        return None
+    if not any(one.kind == "past" or one.text in _TELLING for one in clause):
         return None
     return index, end

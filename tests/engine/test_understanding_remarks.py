@@ -362,3 +362,42 @@ def test_a_share_before_a_colon_is_still_the_amount() -> None:
     # Never the whole told holding: the share is the amount (sized once a balance or the holding is read).
     assert Decimal(500) not in _amounts(prompt, "arbitrum")
     assert _amounts(f"send 40 usdc to her: {ADDRESS} on base") == [Decimal(40)]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "sales were good this month, repay 1,000 usdc to aave on base",
+        "customers paid me in USDC on base this week, swap all of it to eth there",
+        "swap 1 eth to usdc on base, i need it by tomorrow",
+    ],
+)
+def test_a_time_told_about_rather_than_asked_for_does_not_wait(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"))
+    assert response.intents, response.reasoning
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "swap 1 eth to usdc on base tomorrow",
+        "tomorrow, swap 1 eth to usdc on base",
+        "pay 320 usdc to 0x0 every friday",
+    ],
+)
+def test_a_time_the_action_is_asked_for_still_waits(prompt: str) -> None:
+    assert parse(prompt, (EVM_A, "base")).intents == ()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "unknown"),
+    [
+        (f"send 150 to {ADDRESS} on base for the plumber", False),
+        ("wrap 10 pol pls, is for a game", False),
+        (f"send 100 pepe to {ADDRESS} on base", True),
+        (f"send 100 of pepe to {ADDRESS} on base", True),
+    ],
+)
+def test_a_word_is_a_token_only_beside_its_amount_never_what_it_is_for(prompt: str, unknown: bool) -> None:
+    response = parse(prompt, (EVM_A, "base"), (EVM_A, "polygon"))
+    assert ("I don't know a token called" in response.reasoning) is unknown
