@@ -55,6 +55,10 @@ _AMENDING: Final = frozenset(
     | {"never", "oops", "correction", "make", "change", "instead", "rather", "but", "don't", "dont"}
 )
 _CONFIRMING_VERBS: Final = frozenset({"do", "go", "proceed", "execute", "run", "gawin"})
+# Words that hold part of an amount back: a sentence with one changes how much, never only talk.
+_HOLDING_BACK: Final = frozenset(
+    {"keep", "keeping", "leave", "leaving", "except", "minus", "rest", "remaining", "remainder", "reserve"}
+)
 
 
 @dataclass(slots=True)
@@ -115,7 +119,16 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
         # Background that names only an asset ("My daughter wants some ETH for a game") is set aside
         # beside a sentence that says what to do.
         background = [
-            s for s in kept if not s.verb and not _detail(s) and s not in asked and not _withholds(s)
+            s
+            for s in kept
+            if not s.verb
+            and not _detail(s)
+            and s not in asked
+            and not _withholds(s)
+            and not (
+                {lexeme.text for lexeme in s.lexemes} & _HOLDING_BACK
+                and not any(lexeme.kind == "past" for lexeme in s.lexemes)
+            )
         ]
         kept = [s for s in kept if s not in background]
         talk += background
@@ -171,8 +184,9 @@ def _read(text: str, lexicon: Lexicon) -> _Sentence:
     withholds = any(word in WHETHER for word in words) or (
         not verbs and not named_any and len(words) <= _BARE and any(word in _REFUSING for word in words)
     )  # "actually no, don't.": a bare refusal withdraws what came before
-    # "All of it please.": how much, said in a sentence of its own.
-    sizes = any(word in MAX_WORDS for word in words)
+    # "All of it please.", "Keep a bit.", "But leave some": how much, said in a sentence of its own.
+    told = any(lexeme.kind == "past" for lexeme in lexemes)  # "my grandson said I should keep a little"
+    sizes = any(word in MAX_WORDS or (word in _HOLDING_BACK and not told) for word in words)
     content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds or sizes) and not confirms
     named = any(lexeme.kind in _NAMED for lexeme in lexemes)
     refers = bool(verbs) and not named and any(word in _IT for word in words)

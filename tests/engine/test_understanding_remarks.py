@@ -401,3 +401,17 @@ def test_a_time_the_action_is_asked_for_still_waits(prompt: str) -> None:
 def test_a_word_is_a_token_only_beside_its_amount_never_what_it_is_for(prompt: str, unknown: bool) -> None:
     response = parse(prompt, (EVM_A, "base"), (EVM_A, "polygon"))
     assert ("I don't know a token called" in response.reasoning) is unknown
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ["keep a bit", "but leave some please", "but leave enough for the fee please, I don't know how much"],
+)
+def test_a_sentence_that_holds_part_back_is_never_set_aside_as_talk(tail: str) -> None:
+    response = parse(f"swap all my usdc to eth on base. {tail}", (EVM_A, "base"))
+    assert response.intents == ()
+
+
+def test_a_told_sentence_with_keep_in_it_is_still_talk() -> None:
+    prompt = "my grandson said I should always keep a little ETH for gas. swap all of my ETH on Base except 0.5 into USDC"
+    assert "all of your ETH but 0.5" in parse(prompt, (EVM_A, "base")).reasoning
