@@ -6,15 +6,17 @@ bridge fill's credit) never reaches it."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
+import httpx
 import trio
 from eth_abi import encode
-from eth_utils import keccak
+from eth_utils import keccak, to_checksum_address
 
 from engine.encoders import erc20_transfer
 from engine.registry import load_registry
 from engine.simulate import Credit, EvmCall, EvmOutcome
-from tests.simulate.conftest import SimWorld
+from tests.simulate.conftest import PROBE, SimWorld
 from tests.simulate.test_simulate_evm import USDC, lending_steps
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.evm import from_data, from_quantity
@@ -144,3 +146,50 @@ async def test_what_a_fork_writes_never_reaches_the_state_cache(sim: SimWorld) -
     answers = await node_answers(sim, cache)
     assert len(answers) >= 60
     assert {key: cached(cache, key) for key in answers} == answers
+
+
+class CountingTransport(httpx.AsyncBaseTransport):
+    """The real network, counting the debug_traceCall entries sent."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.traces = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        items = body if isinstance(body, list) else [body]
+        self.traces += sum(item.get("method") == "debug_traceCall" for item in items)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_fill_landed_as_traced_keeps_the_traces_taken_before_the_fork(sim: SimWorld) -> None:
+    """Once the token's balance slot is known, the node traces the steps after a fill on the fill as the
+    fork will land it: the same outcomes, nested revert included, without tracing them a second time."""
+    fresh = to_checksum_address(
+        "0x00000000000000000000000000000000f111ed01"
+    )  # nothing on base: the fill funds it
+    inner = keccak(text="fail(string)")[:4] + encode(["string"], ["inner says no"])
+    steps = calls_of(lending_steps(fresh, supply="1000")[:2]) + [
+        EvmCall(
+            PROBE, keccak(text="tryCall(address,bytes)")[:4] + encode(["address", "bytes"], [PROBE, inner]), 0
+        )
+    ]
+    credit = EvmCall(fresh, b"", 0, credit=Credit(fresh, USDC, 1000 * 10**6))
+    calls = [credit, *(dataclasses.replace(call, needs=(0,)) for call in steps)]
+    counting = CountingTransport()
+    runs = []
+    async with ChainClients.open({"base": sim.chains["base"].url}, transport=counting) as chains:
+        executor = PyrevmExecutor(chains, clock=lambda: 0.0)
+        for _ in range(2):
+            before = counting.traces
+            runs.append((await executor.run("base", BASE_ID, fresh, calls), counting.traces - before))
+    (first, first_traces), (second, second_traces) = runs
+    assert all(outcome.success for outcome in second), second
+    assert second[3].nested is not None and second[3].nested.to.lower() == PROBE.lower()
+    assert second == first
+    # 3 steps with 3 tracers each before the fork; the first run (the slot not yet known) traces them again
+    # after it, with the 2 that say nested reverts and state.
+    assert (first_traces, second_traces) == (9 + 6, 9)

@@ -33,11 +33,11 @@ async def traced(
     outcomes: list[EvmOutcome],
     *,
     touched: Touched | None = None,
-    nested: bool = True,
 ) -> list[EvmOutcome]:
-    """`outcomes` with the reverts found below successful calls (with `nested`), each step traced on the
-    state the earlier successful ones left; with `touched`, what each step reads is added to it. A node
-    without the debug namespace leaves the outcomes as they are (and `touched` as it was)."""
+    """`outcomes` with the reverts found below successful calls, each step traced on the state the earlier
+    successful ones left (a fill as its outcome says it landed); with `touched`, what each step reads is
+    added to it. A node without the debug namespace leaves the outcomes as they are (and `touched` as it
+    was)."""
     overrides: dict[str, dict[str, Any]] = {}
     found = list(outcomes)
     for index, (call, outcome) in enumerate(zip(calls, outcomes, strict=True)):
@@ -53,9 +53,7 @@ async def traced(
         }
         if overrides:
             options["stateOverrides"] = overrides
-        tracers: list[dict[str, Any]] = [DIFF_TRACER]
-        if nested:
-            tracers.append(CALL_TRACER)
+        tracers: list[dict[str, Any]] = [DIFF_TRACER, CALL_TRACER]
         if touched is not None:
             tracers.append(PRESTATE_TRACER)
         try:
@@ -69,15 +67,13 @@ async def traced(
                 "debug_traceCall unavailable at %s (%s): nested reverts not inspected", rpc.label, exc
             )
             return found
-        diff, rest = answers[0], answers[1:]
-        if nested:
-            trace, rest = rest[0], rest[1:]
-            if isinstance(trace, dict) and "error" not in trace:
-                revert = _first_nested_revert(trace)
-                if revert is not None:
-                    found[index] = dataclasses.replace(outcome, nested=revert)
+        diff, trace = answers[0], answers[1]
+        if isinstance(trace, dict) and "error" not in trace:
+            revert = _first_nested_revert(trace)
+            if revert is not None:
+                found[index] = dataclasses.replace(outcome, nested=revert)
         if touched is not None:
-            touched.add_prestate(rest[0])
+            touched.add_prestate(answers[2])
         if isinstance(diff, dict):
             _apply_diff(overrides, diff)
     return found

@@ -26,7 +26,7 @@ from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
-from engine.simulate import EvmCall, EvmOutcome, SolanaMessage, SplCredit, SvmOutcome
+from engine.simulate import Credited, EvmCall, EvmOutcome, SolanaMessage, SplCredit, SvmOutcome
 from watchers.upstreams.clients import ChainClients
 from watchers.upstreams.errors import UpstreamError, UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
@@ -42,6 +42,7 @@ from watchers.upstreams.fork_state import (
     land,
 )
 from watchers.upstreams.fork_traces import traced
+from watchers.upstreams.jsonrpc import JsonRpcClient
 from watchers.upstreams.simulation_spl import land_spl, observe_svm
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
 from watchers.upstreams.state_cache import DEFAULT_MAX_BYTES, StateCache
@@ -129,24 +130,21 @@ class PyrevmExecutor:
             coinbase=str(block["miner"]),
             prevrandao=from_data(block.get("mixHash") or "0x" + "00" * 32),
         )
-        # The node traces the steps first, as if every step succeeds: the reverts nested below them, and
-        # what they read, which is read ahead for the fork in one batch. A batch with credits is traced
-        # again once the fork has landed them (the balance slot it found), and so is one whose steps did
-        # not all succeed, on what they really did.
-        credits = any(call.credit is not None for call in calls)
-        hoped = [EvmOutcome(success=True, gas_used=0) for _ in calls]
+        # The node traces the steps first, as if every step succeeds (and each fill lands as the fork will
+        # land it, when the fill's balance slot is known): the reverts nested below them, and what they
+        # read, which is read ahead for the fork in one batch. They are traced again on what the steps
+        # really did when one did not succeed or a fill landed otherwise.
         touched = _expected(fork, sender, calls, self.balance_slots)
+        hoped = [EvmOutcome(success=True, gas_used=0) for _ in calls]
+        if any(call.credit is not None for call in calls):
+            known = await self._read_ahead(rpc, chain, fork, touched)
+            hoped = [_landing(call, known, self.balance_slots) for call in calls]
         found: list[EvmOutcome] | None = None
         try:
-            found = await traced(rpc, fork, sender, calls, hoped, touched=touched, nested=not credits)
+            found = await traced(rpc, fork, sender, calls, hoped, touched=touched)
         except Exception:  # noqa: BLE001  the fork's own failure comes first; traced again after it
             log.debug("traces before the fork failed; taken again after it", exc_info=True)
-        ahead = ReadAhead()
-        if fork.hash:
-            try:
-                ahead = await read_ahead(rpc, self._state(chain), fork.hash, touched)
-            except UpstreamError as exc:  # the fork reads what it needs itself
-                log.debug("state not read ahead at %s: %s", rpc.label, exc)
+        ahead = await self._read_ahead(rpc, chain, fork, touched)
         with trio.fail_after(self.timeout_s):
             # abandon_on_cancel: a node that hangs must not hold the request; the thread ends alone.
             outcomes = await trio.to_thread.run_sync(
@@ -161,18 +159,52 @@ class PyrevmExecutor:
                 ahead,
                 abandon_on_cancel=True,
             )
-        if credits or found is None or not all(outcome.success for outcome in outcomes):
+        as_hoped = all(
+            outcome.success and outcome.credited == hope.credited
+            for outcome, hope in zip(outcomes, hoped, strict=True)
+        )
+        if found is None or not as_hoped:
             return await traced(rpc, fork, sender, calls, outcomes)
         return [
             dataclasses.replace(outcome, nested=hope.nested) if hope.nested is not None else outcome
             for outcome, hope in zip(outcomes, found, strict=True)
         ]
 
-    def _state(self, chain: str) -> StateCache:
+    async def _read_ahead(
+        self, rpc: JsonRpcClient, chain: str, fork: ForkBlock, touched: Touched
+    ) -> ReadAhead:
+        """`touched` as the node holds it at the fork's block; what cannot be read is left to the fork."""
+        if not fork.hash:
+            return ReadAhead()
         cache = self.state.get(chain)
         if cache is None:
             cache = self.state[chain] = StateCache(self.state_bytes)
-        return cache
+        try:
+            return await read_ahead(rpc, cache, fork.hash, touched)
+        except UpstreamError as exc:
+            log.debug("state not read ahead at %s: %s", rpc.label, exc)
+            return ReadAhead()
+
+
+def _landing(call: EvmCall, known: ReadAhead, slots: dict[str, tuple[int, str]]) -> EvmOutcome:
+    """A step hoped to succeed; for a fill, landed as the fork will land it on the balance the node holds
+    (an ERC-20's only when an earlier probe found its balance slot), so the steps after it are traced on
+    the landed amount."""
+    hoped = EvmOutcome(success=True, gas_used=0)
+    credit = call.credit
+    if credit is None:
+        return hoped
+    if credit.token is None:
+        account = known.accounts.get(credit.holder.lower())
+        if account is None:
+            return hoped
+        return dataclasses.replace(hoped, credited=Credited(balance=account.balance + credit.amount))
+    key = balance_key(credit, slots)
+    held = None if key is None else known.storage.get((credit.token.lower(), key))
+    if key is None or held is None:
+        return hoped
+    landed = Credited(balance=held + credit.amount, storage_key=key.to_bytes(32, "big"))
+    return dataclasses.replace(hoped, credited=landed)
 
 
 def _expected(
