@@ -109,6 +109,7 @@ def test_a_prestate_trace_names_accounts_and_slots_and_anything_else_is_ignored(
             TOKEN: {"balance": "0x0", "storage": {"0x01": WORD, "0x" + "00" * 31 + "02": WORD}},
             HOLDER.upper().replace("0X", "0x"): {"balance": "0x5"},
             "0x" + "33" * 20: {"storage": {"not hex": WORD}},
+            "not an address": {"balance": "0x1"},
         }
     )
     touched.add_prestate(["not", "a", "prestate"])

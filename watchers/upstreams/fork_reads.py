@@ -9,6 +9,7 @@ misses, the fork still reads itself."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -19,6 +20,7 @@ from watchers.upstreams.evm import from_data, from_quantity
 from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
 from watchers.upstreams.state_cache import AccountState, StateCache
 
+ADDRESS: Final = re.compile(r"0x[0-9a-fA-F]{40}")
 # How many calls one batch request carries: geth's default limit (--rpc.batch-request-limit 1000).
 MAX_BATCH: Final = 1000
 
@@ -54,7 +56,7 @@ class Touched:
         if not isinstance(prestate, dict):
             return
         for address, state in prestate.items():
-            if not isinstance(address, str):
+            if not isinstance(address, str) or not ADDRESS.fullmatch(address):
                 continue
             storage = state.get("storage") if isinstance(state, dict) else None
             self.add(address, _slots(storage if isinstance(storage, dict) else {}))
