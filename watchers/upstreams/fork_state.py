@@ -64,6 +64,15 @@ def _mapping_key(holder: str, slot: int, layout: str) -> int:
     return int.from_bytes(keccak(raw), "big")
 
 
+def balance_key(credit: Credit, slots: dict[str, tuple[int, str]]) -> int | None:
+    """The storage key of the credit's holder in its token's balance mapping, when an earlier probe found
+    the mapping (`slots`); None otherwise or for a native credit."""
+    if credit.token is None:
+        return None
+    known = slots.get(credit.token.lower())
+    return None if known is None else _mapping_key(credit.holder, *known)
+
+
 def _candidates(known: tuple[int, str] | None) -> Iterable[tuple[int, str]]:
     if known is not None:
         yield known

@@ -1,6 +1,7 @@
-"""The executors behind POST /simulate: an EVM fork (pyrevm forking the chain's RPC, with the node's call
-tracer for reverts nested below a successful call) and Solana's litesvm loaded with the accounts a batch
-touches. Nothing is ever broadcast: both run on private, throw-away state.
+"""The executors behind POST /simulate: an EVM fork (pyrevm forking the chain's RPC, the state the node's
+traces say the steps read fetched ahead in one batch, and the node's call tracer for reverts nested below
+a successful call) and Solana's litesvm loaded with the accounts a batch touches. Nothing is ever
+broadcast: both run on private, throw-away state.
 
 pyrevm and litesvm are blocking: each batch runs in one worker thread (trio.to_thread.run_sync)."""
 
@@ -25,17 +26,26 @@ from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata
 
 from engine.encoders.solana import decode_solana_message
-from engine.simulate import Credit, EvmCall, EvmOutcome, NestedRevert, SolanaMessage, SplCredit, SvmOutcome
-from watchers.tasks import run_all
+from engine.simulate import Credited, EvmCall, EvmOutcome, SolanaMessage, SplCredit, SvmOutcome
 from watchers.upstreams.clients import ChainClients
-from watchers.upstreams.errors import UpstreamFailed, UpstreamUnavailable
+from watchers.upstreams.errors import UpstreamError, UpstreamFailed, UpstreamUnavailable
 from watchers.upstreams.evm import from_data, from_quantity
 from watchers.upstreams.fork_effects import observed, watch_after
 from watchers.upstreams.fork_effects import read as read_balances
-from watchers.upstreams.fork_state import BalanceUnreadable, balance_of, deposit_effect, land
-from watchers.upstreams.jsonrpc import JsonRpcClient, RpcError
+from watchers.upstreams.fork_reads import ForkBlock, ReadAhead, Touched, prefill, read_ahead
+from watchers.upstreams.fork_state import (
+    READER,
+    BalanceUnreadable,
+    balance_key,
+    balance_of,
+    deposit_effect,
+    land,
+)
+from watchers.upstreams.fork_traces import traced
+from watchers.upstreams.jsonrpc import JsonRpcClient
 from watchers.upstreams.simulation_spl import land_spl, observe_svm
 from watchers.upstreams.solana import DEFAULT_COMMITMENT, SolanaAccount, SolanaClient
+from watchers.upstreams.state_cache import DEFAULT_MAX_BYTES, StateCache
 
 log = logging.getLogger("intentgate.simulation")
 T = TypeVar("T")
@@ -45,9 +55,6 @@ T = TypeVar("T")
 # anything else (`Transaction(LackOfFundForMaxFee { .. })`) is a transaction revm refused to run.
 REVERT_TEXT = re.compile(r"^Revert \{ gas_used: (\d+), output: 0x([0-9a-fA-F]*) \}$")
 HALT_TEXT = re.compile(r"^Halt \{ reason: (.+), gas_used: (\d+) \}$")
-# Geth's debug_traceCall tracers (geth docs, "Built-in tracers": callTracer, prestateTracer diffMode).
-CALL_TRACER = {"tracer": "callTracer"}
-DIFF_TRACER = {"tracer": "prestateTracer", "tracerConfig": {"diffMode": True}}
 # Solana RPC reference, getMultipleAccounts: at most 100 pubkeys per request.
 MAX_ACCOUNTS_PER_CALL = 100
 # The upgradeable BPF loader (Solana docs, "Programs: Loaders"): a program account's data is a 4-byte
@@ -88,17 +95,6 @@ class SolanaExecutor(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class _Fork:
-    """The state of block `number`, run as the next block would be: number + 1 at `timestamp`."""
-
-    number: int
-    timestamp: int
-    gas_limit: int
-    coinbase: str
-    prevrandao: bytes
-
-
 @dataclass
 class PyrevmExecutor:
     """EvmExecutor on pyrevm forking the chain's configured RPC; nested reverts from debug_traceCall.
@@ -111,6 +107,9 @@ class PyrevmExecutor:
     clock: Callable[[], float] = time.time
     # Per token address: the slot and layout of its balance mapping, found by an earlier fill's probe.
     balance_slots: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
+    # Per chain: the node's answers at recent blocks, read ahead for the next fork of the same block.
+    state: dict[str, StateCache] = dataclasses.field(default_factory=dict)
+    state_bytes: int = DEFAULT_MAX_BYTES
 
     async def codeless(self, chain: str, addresses: Sequence[str]) -> set[str]:
         rpc = self.chains.rpc(chain)
@@ -121,8 +120,9 @@ class PyrevmExecutor:
     async def run(self, chain: str, chain_id: int, sender: str, calls: Sequence[EvmCall]) -> list[EvmOutcome]:
         rpc = self.chains.rpc(chain)
         block = await rpc.call("eth_getBlockByNumber", ["latest", False])
-        fork = _Fork(
+        fork = ForkBlock(
             number=from_quantity(block["number"]),
+            hash=str(block.get("hash") or ""),
             # The steps land in a later block: never before now (time checks such as Across's quote
             # timestamp compare with the wall clock), never before the state's own block.
             timestamp=max(from_quantity(block["timestamp"]) + 1, int(self.clock())),
@@ -130,57 +130,115 @@ class PyrevmExecutor:
             coinbase=str(block["miner"]),
             prevrandao=from_data(block.get("mixHash") or "0x" + "00" * 32),
         )
-
-        async def on_fork() -> list[EvmOutcome]:
-            with trio.fail_after(self.timeout_s):
-                # abandon_on_cancel: a node that hangs must not hold the request; the thread ends alone.
-                return await trio.to_thread.run_sync(
-                    _run_fork,
-                    rpc.url,
-                    rpc.label,
-                    chain_id,
-                    fork,
-                    sender,
-                    list(calls),
-                    self.balance_slots,
-                    abandon_on_cancel=True,
-                )
-
-        if any(call.credit is not None for call in calls):
-            # The node's traces need the credits as the fork landed them (the balance slot it found).
-            return await _with_nested(rpc, fork, sender, calls, await on_fork())
-        # Otherwise the node traces the steps while the fork runs them, as if every step succeeds; when
-        # one does not, the traces are taken again on what the steps really did.
-        found: dict[str, list[EvmOutcome]] = {}
+        # The node traces the steps first, as if every step succeeds (and each fill lands as the fork will
+        # land it, when the fill's balance slot is known): the reverts nested below them, and what they
+        # read, which is read ahead for the fork in one batch. They are traced again on what the steps
+        # really did when one did not succeed or a fill landed otherwise.
+        touched = _expected(fork, sender, calls, self.balance_slots)
         hoped = [EvmOutcome(success=True, gas_used=0) for _ in calls]
-
-        async def fork_run() -> None:
-            found["outcomes"] = await on_fork()
-
-        async def trace_run() -> None:
-            try:
-                found["traced"] = await _with_nested(rpc, fork, sender, calls, hoped)
-            except Exception:  # noqa: BLE001  the fork's own failure comes first; traced again below
-                log.debug("traces beside the fork failed; taken again after it", exc_info=True)
-
-        await run_all(fork_run, trace_run)
-        outcomes = found["outcomes"]
-        if "traced" not in found or not all(outcome.success for outcome in outcomes):
-            return await _with_nested(rpc, fork, sender, calls, outcomes)
+        if any(call.credit is not None for call in calls):
+            known = await self._read_ahead(rpc, chain, fork, touched)
+            hoped = [_landing(call, known, self.balance_slots) for call in calls]
+        found: list[EvmOutcome] | None = None
+        try:
+            found = await traced(rpc, fork, sender, calls, hoped, touched=touched)
+        except Exception:  # noqa: BLE001  the fork's own failure comes first; traced again after it
+            log.debug("traces before the fork failed; taken again after it", exc_info=True)
+        ahead = await self._read_ahead(rpc, chain, fork, touched)
+        with trio.fail_after(self.timeout_s):
+            # abandon_on_cancel: a node that hangs must not hold the request; the thread ends alone.
+            outcomes = await trio.to_thread.run_sync(
+                _run_fork,
+                rpc.url,
+                rpc.label,
+                chain_id,
+                fork,
+                sender,
+                list(calls),
+                self.balance_slots,
+                ahead,
+                abandon_on_cancel=True,
+            )
+        as_hoped = all(
+            outcome.success and outcome.credited == hope.credited
+            for outcome, hope in zip(outcomes, hoped, strict=True)
+        )
+        if found is None or not as_hoped:
+            return await traced(rpc, fork, sender, calls, outcomes)
         return [
-            dataclasses.replace(outcome, nested=traced.nested) if traced.nested is not None else outcome
-            for outcome, traced in zip(outcomes, found["traced"], strict=True)
+            dataclasses.replace(outcome, nested=hope.nested) if hope.nested is not None else outcome
+            for outcome, hope in zip(outcomes, found, strict=True)
         ]
+
+    async def _read_ahead(
+        self, rpc: JsonRpcClient, chain: str, fork: ForkBlock, touched: Touched
+    ) -> ReadAhead:
+        """`touched` as the node holds it at the fork's block; what cannot be read is left to the fork."""
+        if not fork.hash:
+            return ReadAhead()
+        cache = self.state.get(chain)
+        if cache is None:
+            cache = self.state[chain] = StateCache(self.state_bytes)
+        try:
+            return await read_ahead(rpc, cache, fork.hash, touched)
+        except UpstreamError as exc:
+            log.debug("state not read ahead at %s: %s", rpc.label, exc)
+            return ReadAhead()
+
+
+def _landing(call: EvmCall, known: ReadAhead, slots: dict[str, tuple[int, str]]) -> EvmOutcome:
+    """A step hoped to succeed; for a fill, landed as the fork will land it on the balance the node holds
+    (an ERC-20's only when an earlier probe found its balance slot), so the steps after it are traced on
+    the landed amount."""
+    hoped = EvmOutcome(success=True, gas_used=0)
+    credit = call.credit
+    if credit is None:
+        return hoped
+    if credit.token is None:
+        account = known.accounts.get(credit.holder.lower())
+        if account is None:
+            return hoped
+        return dataclasses.replace(hoped, credited=Credited(balance=account.balance + credit.amount))
+    key = balance_key(credit, slots)
+    held = None if key is None else known.storage.get((credit.token.lower(), key))
+    if key is None or held is None:
+        return hoped
+    landed = Credited(balance=held + credit.amount, storage_key=key.to_bytes(32, "big"))
+    return dataclasses.replace(hoped, credited=landed)
+
+
+def _expected(
+    fork: ForkBlock, sender: str, calls: Sequence[EvmCall], slots: dict[str, tuple[int, str]]
+) -> Touched:
+    """What the fork reads whatever the traces say: the block's coinbase (warm from the start, EIP-3651),
+    the sender, each step's target, the balance reader, a deposit's watched balance and a credit's
+    account (with its balance slot when an earlier probe found the token's mapping)."""
+    touched = Touched()
+    for address in (fork.coinbase, sender, READER):
+        touched.add(address)
+    for call in calls:
+        touched.add(call.to)
+        if call.watch is not None:
+            touched.add(call.watch.holder)
+            if call.watch.token is not None:
+                touched.add(call.watch.token)
+        if call.credit is not None:
+            touched.add(call.credit.holder)
+            if call.credit.token is not None:
+                key = balance_key(call.credit, slots)
+                touched.add(call.credit.token, () if key is None else (key,))
+    return touched
 
 
 def _run_fork(
     url: str,
     label: str,
     chain_id: int,
-    fork: _Fork,
+    fork: ForkBlock,
     sender: str,
     calls: list[EvmCall],
     slots: dict[str, tuple[int, str]],
+    ahead: ReadAhead,
 ) -> list[EvmOutcome]:
     # Errors name `label` (scheme, host and port), never `url`: provider URLs carry API keys.
     env = pyrevm.Env(
@@ -198,6 +256,11 @@ def _run_fork(
         evm = pyrevm.EVM(env=env, fork_url=url, fork_block=str(fork.number))
     except (RuntimeError, ValueError):
         raise ForkUnavailable(f"cannot fork the chain's RPC at {label}") from None
+    prefill(evm, ahead)
+    if evm.journal_state:
+        # A pyrevm that kept the inserts in its journal would start the steps with warm accounts and
+        # report other gas than the chain charges: refuse rather than answer that.
+        raise SimulationUnavailable("the fork could not start cold after reading state ahead")
     outcomes: list[EvmOutcome] = []
     # Allowances the batch's steps set, read around every later step to see them used.
     allowances: set[tuple[str, str, str]] = set()
@@ -215,7 +278,7 @@ def _run_fork(
 def _run_call(
     evm: pyrevm.EVM,
     label: str,
-    fork: _Fork,
+    fork: ForkBlock,
     sender: str,
     call: EvmCall,
     allowances: set[tuple[str, str, str]],
@@ -288,92 +351,6 @@ def _halt_words(reason: str) -> str:
     if reason.startswith("OpcodeNotFound") or reason.startswith("InvalidFEOpcode"):
         return "invalid opcode"
     return reason
-
-
-async def _with_nested(
-    rpc: JsonRpcClient, fork: _Fork, sender: str, calls: Sequence[EvmCall], outcomes: list[EvmOutcome]
-) -> list[EvmOutcome]:
-    """Find reverts below successful calls with the node's callTracer, each step traced on the state the
-    earlier steps left (their prestate diffs applied as state overrides). A node without the debug
-    namespace leaves the outcomes as they are."""
-    overrides: dict[str, dict[str, Any]] = {}
-    found = list(outcomes)
-    for index, (call, outcome) in enumerate(zip(calls, outcomes, strict=True)):
-        if not outcome.success:
-            continue  # a failed transaction changes no state
-        if call.credit is not None:
-            _apply_credit(overrides, call.credit, outcome)
-            continue
-        tx = {"from": sender, "to": call.to, "data": "0x" + call.data.hex(), "value": hex(call.value)}
-        # The same block environment as the fork's (geth's debug_traceCall blockOverrides).
-        options: dict[str, Any] = {
-            "blockOverrides": {"number": hex(fork.number + 1), "time": hex(fork.timestamp)}
-        }
-        if overrides:
-            options["stateOverrides"] = overrides
-        try:
-            trace, diff = await rpc.batch(
-                [
-                    ("debug_traceCall", [tx, hex(fork.number), {**CALL_TRACER, **options}]),
-                    ("debug_traceCall", [tx, hex(fork.number), {**DIFF_TRACER, **options}]),
-                ]
-            )
-        except RpcError as exc:
-            # No debug namespace on this node (or it refuses the tracer): nested reverts stay unknown, and
-            # the top-level outcomes, which pyrevm decided, stand as they are.
-            log.warning(
-                "debug_traceCall unavailable at %s (%s): nested reverts not inspected", rpc.label, exc
-            )
-            return found
-        if isinstance(trace, dict) and "error" not in trace:
-            nested = _first_nested_revert(trace)
-            if nested is not None:
-                found[index] = dataclasses.replace(outcome, nested=nested)
-        if isinstance(diff, dict):
-            _apply_diff(overrides, diff)
-    return found
-
-
-def _apply_credit(overrides: dict[str, dict[str, Any]], credit: Credit, outcome: EvmOutcome) -> None:
-    # The fill the fork landed, as the node's state overrides, so later steps trace on the landed amount.
-    landed = outcome.credited
-    if landed is None:
-        return
-    if credit.token is None:
-        overrides.setdefault(credit.holder.lower(), {})["balance"] = hex(landed.balance)
-    elif landed.storage_key is not None:
-        entry = overrides.setdefault(credit.token.lower(), {})
-        entry.setdefault("stateDiff", {})["0x" + landed.storage_key.hex()] = (
-            "0x" + landed.balance.to_bytes(32, "big").hex()
-        )
-
-
-def _first_nested_revert(frame: dict[str, Any]) -> NestedRevert | None:
-    for child in frame.get("calls") or ():
-        if not isinstance(child, dict):
-            continue
-        if "error" in child:
-            output = child.get("output") or "0x"
-            return NestedRevert(to=str(child.get("to", "")), data=from_data(output))
-        deeper = _first_nested_revert(child)
-        if deeper is not None:
-            return deeper
-    return None
-
-
-def _apply_diff(overrides: dict[str, dict[str, Any]], diff: dict[str, Any]) -> None:
-    # diffMode: `post` holds what changed; a slot in `pre` but absent from `post` became zero.
-    pre, post = diff.get("pre") or {}, diff.get("post") or {}
-    for address in set(pre) | set(post):
-        after, before = post.get(address) or {}, pre.get(address) or {}
-        entry = overrides.setdefault(address, {})
-        for field in ("balance", "nonce", "code"):
-            if field in after:
-                entry[field] = hex(after[field]) if isinstance(after[field], int) else after[field]
-        slots = entry.setdefault("stateDiff", {})
-        for slot in before.get("storage") or {}:
-            slots[slot] = "0x" + "00" * 32
-        slots.update(after.get("storage") or {})
 
 
 @dataclass
