@@ -413,5 +413,8 @@ def test_a_sentence_that_holds_part_back_is_never_set_aside_as_talk(tail: str) -
 
 
 def test_a_told_sentence_with_keep_in_it_is_still_talk() -> None:
-    prompt = "my grandson said I should always keep a little ETH for gas. swap all of my ETH on Base except 0.5 into USDC"
+    prompt = (
+        "Hello, my grandson said I should always keep a little ETH for the 'gas'. Could you swap all of my "
+        "ETH on Base except 0.5 into USDC please?"
+    )
     assert "all of your ETH but 0.5" in parse(prompt, (EVM_A, "base")).reasoning
