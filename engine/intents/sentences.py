@@ -12,6 +12,7 @@ order, a confirmation ("do it", "go ahead") or a detail beside it, it is the req
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -55,6 +56,17 @@ _AMENDING: Final = frozenset(
     | {"never", "oops", "correction", "make", "change", "instead", "rather", "but", "don't", "dont"}
 )
 _CONFIRMING_VERBS: Final = frozenset({"do", "go", "proceed", "execute", "run", "gawin"})
+# Words that report what someone said or advise in general: a sentence with one tells, it does not ask.
+_REPORTING: Final = frozenset(
+    {"said", "says", "told", "tells", "suggested", "recommended", "advised", "should", "always", "usually"}
+)
+
+
+def _tells(lexemes: Sequence[Lexeme]) -> bool:
+    """True for a sentence that tells what was done or said ("my grandson said I should keep a little")."""
+    return any(lexeme.kind == "past" or lexeme.text in _REPORTING for lexeme in lexemes)
+
+
 # Words that hold part of an amount back: a sentence with one changes how much, never only talk.
 _HOLDING_BACK: Final = frozenset(
     {"keep", "keeping", "leave", "leaving", "except", "minus", "rest", "remaining", "remainder", "reserve"}
@@ -125,10 +137,7 @@ def focus(text: str, lexicon: Lexicon) -> Focus:
             and not _detail(s)
             and s not in asked
             and not _withholds(s)
-            and not (
-                {lexeme.text for lexeme in s.lexemes} & _HOLDING_BACK
-                and not any(lexeme.kind == "past" for lexeme in s.lexemes)
-            )
+            and not ({lexeme.text for lexeme in s.lexemes} & _HOLDING_BACK and not _tells(s.lexemes))
         ]
         kept = [s for s in kept if s not in background]
         talk += background
@@ -185,7 +194,7 @@ def _read(text: str, lexicon: Lexicon) -> _Sentence:
         not verbs and not named_any and len(words) <= _BARE and any(word in _REFUSING for word in words)
     )  # "actually no, don't.": a bare refusal withdraws what came before
     # "All of it please.", "Keep a bit.", "But leave some": how much, said in a sentence of its own.
-    told = any(lexeme.kind == "past" for lexeme in lexemes)  # "my grandson said I should keep a little"
+    told = _tells(lexemes)  # "my grandson said I should always keep a little"
     sizes = any(word in MAX_WORDS or (word in _HOLDING_BACK and not told) for word in words)
     content = (any(lexeme.kind in _CONTENT for lexeme in lexemes) or withholds or sizes) and not confirms
     named = any(lexeme.kind in _NAMED for lexeme in lexemes)
