@@ -27,7 +27,8 @@ _TAG: Final = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(\s[^<>]*)?/?>")
 _STRUCK: Final = re.compile(r"~~(.+?)~~")
 _EMPHASIS: Final = re.compile(r"(\*\*|__|\*|`{1,3})")
 _HEADING: Final = re.compile(r"^\s{0,3}#{1,6}\s+")
-_BULLET: Final = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+")
+# A list marker, after an opening quote when a quoted list is pasted ('"1) sell 1 ETH for USDC').
+_BULLET: Final = re.compile(r"^\s*[\"'\u201c\u2018]?\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+")
 _CHECKBOX: Final = re.compile(r"^\s*(?:[-*+\u2022]\s*)?\[(?P<mark>[ xX\u2713\u2714])\]\s*")
 _DONE_MARKS: Final = ("\u2705", "\u2714", "\u2611", "(done)", "[done]")
 

@@ -72,9 +72,11 @@ def pointed(message: Message, blocks: Sequence[Block], universe: Names) -> Messa
     # else" is a note).
     open_items: list[str] = []
     for line, _ in items:
-        # A plain step after an order in the same list goes on from it ("3. Supply the USDC to Aave").
-        follows = bool(open_items) and _first_word(line.text) in VERBS
-        if line.item == "open" or (line.item is None and (_ORDER_LIKE.search(line.text) or follows)):
+        # An item that opens with an action verb is a step ("1) sell all my eth for usdc", "3. Supply the
+        # USDC to Aave"), with or without a number of its own; dropping it would plan the list's other
+        # steps without it.
+        acts = _first_word(line.text) in VERBS
+        if line.item == "open" or (line.item is None and (_ORDER_LIKE.search(line.text) or acts)):
             open_items.append(line.text)
     points = bool(set(words) & _POINTERS) or len(words) <= 3
     picked = selected(open_items, words) if set(words) & (_FINISH | _PAY | _CONFIRM) else None

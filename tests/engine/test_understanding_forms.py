@@ -88,3 +88,17 @@ def test_a_message_in_the_writers_own_words_is_no_form() -> None:
     assert form_request("Amount: 50\nNetwork: base\nsend 20 usdc to " + PAYEE + " on base") is None
     assert form_request("swap 1 eth to usdc on base") is None
     assert form_request("Invoice: 0099\nTotal due: 2,400 USDC") is None
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Dad's note, copied:\n\n\"1) sell 1 ETH for USDC\n 2) send 1000 of the USDC to "
+        + PAYEE
+        + '\n thats all"\n\nHis wallet is the mainnet one.',
+        "1) sell all my eth for usdc\n2) send 1000 usdc to " + PAYEE + "\n\ndo it, ethereum",
+    ],
+)
+def test_every_step_of_a_pasted_list_is_planned_none_dropped(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "ethereum"))
+    assert [intent.action for intent in response.intents] == ["swap", "transfer"], response.reasoning
