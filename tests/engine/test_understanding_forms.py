@@ -93,9 +93,10 @@ def test_a_message_in_the_writers_own_words_is_no_form() -> None:
 @pytest.mark.parametrize(
     "prompt",
     [
-        "Dad's note, copied:\n\n\"1) sell 1 ETH for USDC\n 2) send 1000 of the USDC to "
+        "Dad left me a note with what he wants done, I'll just copy it:\n\n\"1) sell 1 ETH for USDC\n 2) "
+        "send 1000 of the USDC to Tom "
         + PAYEE
-        + '\n thats all"\n\nHis wallet is the mainnet one.',
+        + '\n thats all dont touch anything else"\n\nHis wallet is the mainnet one.',
         "1) sell all my eth for usdc\n2) send 1000 usdc to " + PAYEE + "\n\ndo it, ethereum",
     ],
 )
