@@ -139,8 +139,8 @@ def _kinds(lines: Sequence[Line], universe: Names) -> list[str]:
             continue
         if signature:
             kinds.append("signature")
-        elif line.item is not None or line.listed:
-            kinds.append("item")
+        elif line.item is not None or line.listed or _record(stripped):
+            kinds.append("item")  # a bullet, a box, or one record of a pasted list ('{"swap": ...},')
         elif stripped.startswith(">") or (at < len(lines) - 1 and _QUOTATION.match(stripped)):
             kinds.append("quoted")  # '"GMX pools doing 20% APR" — @degen_yields', above the request
         elif _HEADER.match(stripped):
@@ -242,6 +242,12 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _record(text: str) -> bool:
+    """One object of a list pasted a line each ('{"swap": "WETH->USDC", "amount": 0.4},')."""
+    stripped = text.strip().rstrip(",")
+    return stripped.startswith("{") and stripped.endswith("}") and _is_json(stripped)
 
 
 def _is_csv(lines: Sequence[Line]) -> bool:

@@ -103,3 +103,15 @@ def test_a_message_in_the_writers_own_words_is_no_form() -> None:
 def test_every_step_of_a_pasted_list_is_planned_none_dropped(prompt: str) -> None:
     response = parse(prompt, (EVM_A, "ethereum"))
     assert [intent.action for intent in response.intents] == ["swap", "transfer"], response.reasoning
+
+
+RECORDS = (
+    'steps = [\n    {"swap": "WETH->USDC", "amount": 0.4, "chain": "arbitrum"},\n'
+    '    {"swap": "USDC->DAI", "amount": "all", "chain": "arbitrum"},\n]\n'
+)
+
+
+@pytest.mark.parametrize(("request_", "steps"), [("# only do the first one for now", 1), ("run these", 2)])
+def test_records_pasted_a_line_each_are_items_a_request_picks(request_: str, steps: int) -> None:
+    response = parse(RECORDS + request_, (EVM_A, "arbitrum"))
+    assert [intent.asset for intent in response.intents] == ["WETH", "USDC"][:steps]
