@@ -176,8 +176,16 @@ def _detail(sentence: _Sentence) -> bool:
     )
 
 
+# A word or phrase in quotes: in a question about it ("is "unstaking" the right word?") it is named, not used.
+_QUOTED: Final = re.compile(r"[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']{1,40})[\"\u201d\u2019']")
+
+
 def _read(text: str, lexicon: Lexicon) -> _Sentence:
     lexemes = lexicon.read_text(text)
+    mentioned = {word.lower() for quote in _QUOTED.findall(text) for word in quote.split()}
+    if text.rstrip().endswith("?") and mentioned:
+        # "is "unstaking" the right word?": the quoted verb is asked about, not asked for.
+        lexemes = [lexeme for lexeme in lexemes if not (lexeme.kind == "verb" and lexeme.text in mentioned)]
     verbs = [lexeme for lexeme in lexemes if lexeme.kind == "verb" and not lexeme.gerund]
     words = [lexeme.text for lexeme in lexemes if lexeme.kind != "punct"]
     # A question by its mark, or by a question word first; an auxiliary first without a mark ("Is for my

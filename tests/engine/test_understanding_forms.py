@@ -115,3 +115,9 @@ RECORDS = (
 def test_records_pasted_a_line_each_are_items_a_request_picks(request_: str, steps: int) -> None:
     response = parse(RECORDS + request_, (EVM_A, "arbitrum"))
     assert [intent.asset for intent in response.intents] == ["WETH", "USDC"][:steps]
+
+
+def test_a_verb_in_quotes_in_a_question_is_asked_about_not_asked_for() -> None:
+    prompt = 'I think I want to turn my 2 stETH back into normal ETH? is "unstaking" the right word? sorry'
+    response = parse(prompt, (EVM_A, "ethereum"))
+    assert len(response.intents) <= 1
