@@ -164,9 +164,13 @@ def to_verb_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
 
 
 def out_of_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
-    """True when "out of" or "out from" comes later in the clause."""
-    texts = [lexeme.text for lexeme in lexemes[index + 1 :]]
-    return any(a == "out" and b in ("of", "from") for a, b in zip(texts, texts[1:], strict=False))
+    """True when "out of" or "out from" comes later in the clause, or "off" a protocol ("take 20k usdt off
+    aave op")."""
+    later = lexemes[index + 1 :]
+    texts = [lexeme.text for lexeme in later]
+    if any(a == "out" and b in ("of", "from") for a, b in zip(texts, texts[1:], strict=False)):
+        return True
+    return any(a.text == "off" and b.protocol is not None for a, b in zip(later, later[1:], strict=False))
 
 
 def _placed_elsewhere(

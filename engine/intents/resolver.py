@@ -68,6 +68,22 @@ class Resolver(Guards):
             for item in self._items(draft):
                 step = self._build(index, draft, item)
                 self._connect(step, draft, item, before, carry if position == 0 else None)
+                landed = _elsewhere(step, before)
+                if landed is not None and before is not None:
+                    # "take 20k usdt off aave op and park it in aave arb": what the step before gives lands
+                    # on another chain than this step runs on, so it is bridged there first.
+                    bridged = Draft(text=f"bridge it to {landed}", action="bridge", to_chain=landed)
+                    bridged.pronoun = True
+                    bridge = self._build(index, bridged, Item(None, None))
+                    self._connect(bridge, bridged, Item(None, None), before, None)
+                    self.filler.fill(bridge, bridged)
+                    if self.outcome.refusal is not None:
+                        return self.outcome
+                    self.outcome.steps.append(bridge)
+                    before = previous = bridge
+                    index += 1
+                    step = self._build(index, draft, item)
+                    self._connect(step, draft, item, bridge, None)
                 self.filler.fill(step, draft)
                 self._honours_exclusions(step, drafts)
                 if self.outcome.refusal is not None:
@@ -445,3 +461,15 @@ def _part_of(share: AmountSpec, whole: AmountSpec) -> AmountSpec:
     else:
         value = whole.value * share.value
     return AmountSpec("exact", value.normalize(), f"{share.written} of {whole.written}")
+
+
+def _elsewhere(step: Step, before: Step | None) -> str | None:
+    """The chain a step runs on when it spends what the step before gives and that lands elsewhere (the
+    chain to bridge it to first), else None."""
+    if before is None or step.amount != CHAINED or step.action in CROSS_CHAIN_ACTIONS:
+        return None
+    output = before.output()
+    chain = step.chain
+    if output is None or chain is None or output[1] == chain or step.asset != output[0]:
+        return None
+    return chain

@@ -344,6 +344,9 @@ def _link(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]]:
     if at < len(lexemes) and lexemes[at].text in LINK_EVENTS:
         # "once it lands on base": "on base" stays and places the next step.
         return at + 1 - index, [mark("link")]
+    ends = at + 1 >= len(lexemes) or lexemes[at + 1].text in _CLAUSE_END
+    if at > index + 1 and at < len(lexemes) and lexemes[at].text in ("in", "out") and ends:
+        return at + 1 - index, [mark("link")]  # "once that's in, borrow 1 eth against it"
     return 0, []
 
 

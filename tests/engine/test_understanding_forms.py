@@ -121,3 +121,27 @@ def test_a_verb_in_quotes_in_a_question_is_asked_about_not_asked_for() -> None:
     prompt = 'I think I want to turn my 2 stETH back into normal ETH? is "unstaking" the right word? sorry'
     response = parse(prompt, (EVM_A, "ethereum"))
     assert len(response.intents) <= 1
+
+
+@pytest.mark.parametrize(
+    ("prompt", "actions"),
+    [
+        ("take 20k usdt off aave op and park it in aave arb", ["withdraw", "bridge", "deposit"]),
+        ("swap 1 eth to usdc on base then deposit it in aave on arbitrum", ["swap", "bridge", "deposit"]),
+        ("bridge 100 usdc from base to arbitrum and deposit it in aave", ["bridge", "deposit"]),
+        (
+            "deposit 5k usdc to aave on arbitrum. oh and once that's in, borrow 1 eth against it",
+            ["deposit", "borrow"],
+        ),
+    ],
+)
+def test_what_a_step_gives_is_bridged_to_where_the_next_step_spends_it(
+    prompt: str, actions: list[str]
+) -> None:
+    response = parse(prompt, *((EVM_A, chain) for chain in ("optimism", "arbitrum", "base")))
+    assert [intent.action for intent in response.intents] == actions, response.reasoning
+    chains = [intent.to_chain or intent.chain for intent in response.intents]
+    assert all(
+        a == b or response.intents[i + 1].action != "deposit"
+        for i, (a, b) in enumerate(zip(chains, chains[1:], strict=False))
+    )
