@@ -6,9 +6,10 @@ reported as needs (Outcome.balance_needs / price_needs) for the orchestrator to 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from engine.intents import scope
 from engine.intents.amounts import Facts, Share, address_key, describe_share
@@ -134,7 +135,7 @@ class IntentParser:
             # Earlier answers still hold; this turn's answers come later and win.
             reading.answers = Answers([*prior_pairs, *pairs])
         elif found is not None and reading.drafts and reading.drafts[0].action is not None:
-            reading.carry = self._carry(found, reading.drafts[0], wallets)
+            reading.carry = self._carry(found, reading.drafts[0], wallets, focused.text)
         elif found is not None and len(reading.drafts) == 1 and found[0] and found[0][-1].action:
             # Several amounts with no verb replace the request before it and do what it did.
             reading.drafts[0].action = reading.drafts[0].action or found[0][-1].action
@@ -180,9 +181,15 @@ class IntentParser:
         return outcome
 
     def _carry(
-        self, found: tuple[list[Draft], list[tuple[str, str]]], first: Draft, wallets: WalletContext
+        self,
+        found: tuple[list[Draft], list[tuple[str, str]]],
+        first: Draft,
+        wallets: WalletContext,
+        text: str = "",
     ) -> Carry | None:
-        """What "it" means in a new turn: where the previous request's output landed, and how much."""
+        """What "it" means in a new turn: where the previous request's output landed, and how much; or,
+        when the turn replaces that request ("never mind, swap it to usdc instead"), what it would have
+        spent."""
         if not first.pronoun and (first.assets or first.loose_amount is not None):
             return None
         prior, pairs = found
@@ -190,6 +197,17 @@ class IntentParser:
         if previous.refusal is not None or not previous.steps:
             return None
         last: Step = previous.steps[-1]
+        said = set(re.findall(r"[a-z']+", text.lower()))
+        if said & _REPLACING or "never mind" in text.lower():
+            first_step = previous.steps[0]
+            spent = (
+                first_step.amount
+                if first_step.amount is not None and first_step.amount.kind == "exact"
+                else None
+            )
+            if first_step.asset is not None and first_step.source_chain is not None:
+                return Carry(asset=first_step.asset, chain=first_step.source_chain, amount=spent)
+            return None
         output = last.output()
         if output is None:
             return None
@@ -242,6 +260,10 @@ def _intent(step: Step) -> Intent:
     if isinstance(settled, Decimal) or settled in ("max", "chained"):
         values["amount"] = settled
     return Intent(action=step.action, **values)
+
+
+# Words of a turn that replace the request before it: "it" is then what that request would have spent.
+_REPLACING: Final = frozenset({"instead", "rather", "nevermind", "nvm", "scratch", "forget"})
 
 
 def _listed(names: list[str]) -> str:

@@ -418,3 +418,11 @@ def test_a_told_sentence_with_keep_in_it_is_still_talk() -> None:
         "ETH on Base except 0.5 into USDC please?"
     )
     assert "all of your ETH but 0.5" in parse(prompt, (EVM_A, "base")).reasoning
+
+
+def test_it_in_a_turn_that_replaces_the_request_is_what_that_request_would_have_spent() -> None:
+    context = "User: stake 1 eth\nFlip: Planned: stake 1 ETH with Lido on Ethereum."
+    response = parse("never mind, swap it to usdc instead", (EVM_A, "ethereum"), conversation_context=context)
+    assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
+        ("swap", "ETH", "USDC", Decimal(1))
+    ]
