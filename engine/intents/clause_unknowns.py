@@ -38,6 +38,11 @@ _PERSON_FOLLOWERS: Final[frozenset[str]] = frozenset(
     }
 )
 
+# Adverbs after an amount that say where it stays, never what it counts ("leave 50 behind").
+_PLACE_ADVERBS: Final[frozenset[str]] = frozenset(
+    {"behind", "aside", "spare", "handy", "around", "untouched", "alone", "put"}
+)
+
 # Prepositions a clause cannot end with: what they introduce was not said ("deposit 300 usdc into").
 _DANGLING: Final[frozenset[str]] = frozenset(
     {"into", "to", "onto", "in", "on", "from", "via", "at", "towards"}
@@ -104,6 +109,8 @@ class UnknownReading(ClauseState):
             self.dropped.update(self.pending_at)
             self.used.add(index)
             self.pending, self.pending_at = None, []
+        elif self.pending is not None and word in _PLACE_ADVERBS:
+            self.used.add(index)  # "leave 50 behind", "keep 100 aside": where it stays, the 50 is an amount
         elif self.pending is not None and not swap_target and is_common(word):
             # "to my two nephews": a number of people or things, not an amount of a token.
             self.used.update([index, *self.pending_at])

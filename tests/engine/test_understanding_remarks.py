@@ -426,3 +426,9 @@ def test_it_in_a_turn_that_replaces_the_request_is_what_that_request_would_have_
     assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
         ("swap", "ETH", "USDC", Decimal(1))
     ]
+
+
+def test_where_an_amount_stays_is_no_count_of_things() -> None:
+    context = "User: bridge all my usdc from polygon to base\nFlip: Planned: bridge all USDC Polygon to Base."
+    response = parse("leave 50 behind", (EVM_A, "polygon"), (EVM_A, "base"), conversation_context=context)
+    assert "all of your USDC but 50" in response.reasoning
