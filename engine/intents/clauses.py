@@ -85,6 +85,10 @@ def _only_filler(piece: Sequence[Lexeme]) -> bool:
     )
 
 
+# Joiners after which a piece is a later step, not more of the one before ("then", "once it lands").
+_SEQUENCING: Final = frozenset({"then", "link", "after", "afterwards", "next"})
+
+
 def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
     """Group lexemes into steps. A piece without a verb belongs to the step before it
     ("deposit 100 usdc and 50 dai into aave" is one step), unless it repeats that step with something
@@ -98,7 +102,7 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
                 joiners.append("")
             if lexeme.kind == "mark" and lexeme.text != "link":
                 pieces[-1].mark = lexeme.text
-            elif lexeme.kind == "word":
+            elif lexeme.kind == "word" or lexeme.text == "link":
                 joiners[-1] = lexeme.text
         else:
             pieces[-1].lexemes.append(lexeme)
@@ -126,7 +130,11 @@ def split_steps(lexemes: Sequence[Lexeme]) -> list[Piece]:
             # number before it ("wait 50?? no, half of 1 eth") is no step: it stays with the correction.
             steps.append(Piece(opening))
             opening = []
-        if piece.mark is not None or _starts_step(piece.lexemes):
+        kinds = {lexeme.kind for lexeme in piece.lexemes}
+        after_step = joiner in _SEQUENCING and bool(kinds & {"evm", "sol", "ens"}) and "number" in kinds
+        if piece.mark is not None or _starts_step(piece.lexemes) or (steps and after_step):
+            # "bridge 12 eth to arbitrum, then 4 eth to 0x...": a payee named after a step is a step of its
+            # own (a payment where the tokens landed), never another item of the step before it.
             piece.lexemes[:0], opening = opening, []
             steps.append(piece)
         elif steps:

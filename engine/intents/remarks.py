@@ -16,6 +16,7 @@ marked, while its punctuation still bounds clauses.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -46,7 +47,11 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     index = 0
     while index < len(lexemes):
         clause = (
-            _remark_at(lexemes, index) or _idle_condition_at(lexemes, index) or _told_time_at(lexemes, index)
+            _remark_at(lexemes, index)
+            or _idle_condition_at(lexemes, index)
+            or _told_time_at(lexemes, index)
+            or _aside_at(lexemes, index)
+            or _source_at(lexemes, index)
         )
         if clause is None:
             out.append(lexemes[index])
@@ -54,7 +59,7 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             continue
         start, end = clause
         del out[len(out) - (index - start) :]
-        text = " ".join(lexeme.text for lexeme in lexemes[start:end])
+        text = _spoken(lexemes[start:end])
         out.append(Lexeme("remark", text))
         index = end
     return out
@@ -161,3 +166,48 @@ def _told_time_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | No
     if not any(one.kind == "past" or one.text in _TELLING for one in clause):
         return None
     return index, end
+
+
+# What an aside in brackets may not hold to be only an aside: anything a plan is made of.
+_ASIDE_SLOTS: Final = _SLOTS | {"number"}
+_ASIDE_WORDS: Final = 16
+
+
+def _aside_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of words in brackets that hold nothing a plan is made of ("(sorry, I asked a lot of
+    questions before)", "(tokenomics v2, section 4)" once its section number is read as a label): an
+    aside, set aside whole, whatever closed-class word it holds. None otherwise."""
+    if lexemes[index].text != "(":
+        return None
+    end = index + 1
+    while end < len(lexemes) and lexemes[end].text != ")" and end - index <= _ASIDE_WORDS:
+        end += 1
+    if end >= len(lexemes) or lexemes[end].text != ")" or end == index + 1:
+        return None
+    if any(one.kind in _ASIDE_SLOTS or one.text in NEGATIONS for one in lexemes[index + 1 : end]):
+        return None
+    return index, end + 1
+
+
+def _source_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of "per"/"as per" that names where an order comes from ("Per the proposal: ...", "As
+    per TIP-14, ..."): at the start of a clause it means "according to", never "each"."""
+    word = lexemes[index].text
+    if word == "as" and index + 1 < len(lexemes) and lexemes[index + 1].text == "per":
+        end = index + 2
+    elif word == "per":
+        end = index + 1
+    else:
+        return None
+    if index > 0 and lexemes[index - 1].text not in _BREAKS | {"(", ":"}:
+        return None
+    following = lexemes[end] if end < len(lexemes) else None
+    if following is None or following.kind == "number" or following.text in TIME_UNITS:
+        return None  # "per 100", "per month": how much, how often
+    return index, end
+
+
+def _spoken(lexemes: Sequence[Lexeme]) -> str:
+    """The words as the user wrote them, for the reasoning: punctuation against its word, no brackets."""
+    text = " ".join(lexeme.text for lexeme in lexemes if lexeme.text not in ("(", ")"))
+    return re.sub(r" ([,;:.!?])", r"\1", text)

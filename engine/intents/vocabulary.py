@@ -18,6 +18,10 @@ VERBS: Final[dict[str, str]] = {
     "venmo": "transfer",
     "move": "transfer",
     "wire": "transfer",
+    # Payment verbs of treasuries and offices ("disburse 4 ETH to the committee", "remit 500 usdc").
+    "disburse": "transfer",
+    "remit": "transfer",
+    "reimburse": "transfer",
     "shoot": "transfer",
     "carry": "transfer",
     "shift": "transfer",

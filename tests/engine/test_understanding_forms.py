@@ -145,3 +145,26 @@ def test_what_a_step_gives_is_bridged_to_where_the_next_step_spends_it(
         a == b or response.intents[i + 1].action != "deposit"
         for i, (a, b) in enumerate(zip(chains, chains[1:], strict=False))
     )
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"Per GP-31: bridge 12 ETH from Ethereum to Arbitrum via Across. Once received on Arbitrum, disburse 4 ETH of it to the grants committee at {PAYEE}.",
+        f"bridge 12 eth from ethereum to arbitrum, then 4 eth to {PAYEE}",
+    ],
+)
+def test_a_payment_after_a_bridge_is_paid_where_the_tokens_landed(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, "arbitrum"))
+    assert [(i.action, i.chain or i.from_chain, i.amount) for i in response.intents] == [
+        ("bridge", "ethereum", Decimal(12)),
+        ("transfer", "arbitrum", Decimal(4)),
+    ]
+
+
+def test_an_aside_in_brackets_is_set_aside_and_per_at_a_clause_start_is_according_to() -> None:
+    prompt = "ok I'm ready: swap 0.2 ETH to DAI on Optimism. (sorry, I asked a lot of questions before)"
+    assert [i.amount for i in parse(prompt, (EVM_A, "optimism")).intents] == [Decimal("0.2")]
+    prompt = "Per the collateral proposal: supply 2 WBTC to Aave on Arbitrum."
+    assert [i.amount for i in parse(prompt, (EVM_A, "arbitrum")).intents] == [Decimal(2)]
+    assert parse(f"send 15 usdc per person to {PAYEE} on base", (EVM_A, "base")).intents == ()
