@@ -20,6 +20,10 @@ from engine.intents.vocabulary import MAX_WORDS, PERCENT_WORDS, PRONOUNS, USD_WO
 
 # Words that tell what the user holds ("i have", "i've got", "holding", "sitting on").
 _HOLDING_WORDS: Final = frozenset({"have", "got", "hold", "holding", "own", "sitting"})
+# "in my wallet is 0,8 eth", "my account has 2 eth", "there is 500 usdc": a holding told with a verb of
+# being or having after the place it is in.
+_BEING: Final = frozenset({"is", "are", "has", "shows", "holds"})
+_PLACES_HELD: Final = frozenset({"wallet", "account", "there", "safe"})
 # Words after the held asset that only say it sits somewhere ("1200 usdc sitting on base").
 _RESTING_WORDS: Final = frozenset({"sitting", "sat", "parked", "lying", "chilling", "idle"})
 # Approximations between a holding word and its number ("i have about 1200 usdc").
@@ -69,6 +73,8 @@ def _held(lexemes: Sequence[Lexeme], at: int) -> _Held | None:
         after = at + 3
     elif lexemes[at].kind in ("word", "past", "unknown", "verb") and lexemes[at].text in _HOLDING_WORDS:
         after = at + 1
+    elif lexemes[at].text in _BEING and at > 0 and lexemes[at - 1].text in _PLACES_HELD:
+        after = at + 1  # "in my wallet is 0,8 eth", "my wallet has 2 eth"
     elif at == 0 and lexemes[at].kind == "number":
         after = at  # "1200 usdc on base - swap a third of it": the message opens with what is held
     else:
@@ -179,6 +185,21 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
                 if number is not None and number[0] > held.value:
                     said = [Lexeme("number", written, token=Token("number", written, None, problem="more"))]
                 return [*told_away, *said, held.asset, *lexemes[at + used + pronoun :]], held.start
+            if found is None and number is not None and number[0] < held.value:
+                rest = _rest_after(lexemes, at + used)
+                if rest is not None:
+                    # "i have 0.8 eth on base. send 0.3 to 0x... and swap the rest": the rest is what the
+                    # told holding leaves after the amount spent, exactly (0.5 ETH).
+                    start, end = rest
+                    left = held.value - number[0]
+                    said = [
+                        Lexeme("number", f"{left:f}", token=Token("number", f"{left:f}", left)),
+                        held.asset,
+                    ]
+                    spent = [*lexemes[at : at + used]]
+                    named = at + used < len(lexemes) and lexemes[at + used].asset is not None
+                    middle = [*([] if named else [held.asset]), *lexemes[at + used : start]]
+                    return [*told_away, *spent, *middle, *said, *lexemes[end:]], held.start
             return [*told_away, *lexemes[at:]], held.start
         at += 1
     if held.told and any(lexeme.kind == "verb" for lexeme in lexemes[: held.start]):
@@ -461,3 +482,22 @@ def _acts_before(lexemes: Sequence[Lexeme], at: int) -> bool:
     """True when a step acts before the verb that takes the rest at `at`: what remains is then what that
     step leaves, which the planner works out from the step (never the whole balance less what is kept)."""
     return sum(lexeme.kind == "verb" for lexeme in lexemes[:at]) > 1
+
+
+def _rest_after(lexemes: Sequence[Lexeme], at: int) -> tuple[int, int] | None:
+    """(start, end) of "the rest" after `at` with no other number between, or None."""
+    for start in range(at, len(lexemes)):
+        if lexemes[start].kind == "number":
+            return None
+        for phrase in _REST:
+            if tuple(lexeme.text for lexeme in lexemes[start : start + len(phrase)]) != phrase:
+                continue
+            before = lexemes[start - 1].text if start > 0 else ""
+            after = lexemes[start + len(phrase)].text if start + len(phrase) < len(lexemes) else ""
+            if before in _KEEP_WORDS or after in _STAYING:
+                return None  # "keep the rest in my wallet", "the rest stays": nothing is done with it
+            return start, start + len(phrase)
+    return None
+
+
+_STAYING: Final = frozenset({"stays", "stay", "remains", "remain", "sits", "sit"})

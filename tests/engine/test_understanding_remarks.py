@@ -432,3 +432,18 @@ def test_where_an_amount_stays_is_no_count_of_things() -> None:
     context = "User: bridge all my usdc from polygon to base\nFlip: Planned: bridge all USDC Polygon to Base."
     response = parse("leave 50 behind", (EVM_A, "polygon"), (EVM_A, "base"), conversation_context=context)
     assert "all of your USDC but 50" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"I have 0.8 ETH on Base. send 0.3 to {ADDRESS} and swap the rest to USDC.",
+        f"In my wallet is 0,8 ETH on Base. I want send 0,3 to {ADDRESS} and the rest please change on USDC.",
+    ],
+)
+def test_the_rest_after_spending_part_of_a_told_holding_is_what_it_leaves(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [
+        ("transfer", "ETH", Decimal("0.3")),
+        ("swap", "ETH", Decimal("0.5")),
+    ]
