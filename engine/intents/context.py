@@ -115,7 +115,40 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             )
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
     narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
-    return Text(drafts, question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
+    return Text(_said_again(drafts), question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
+
+
+def _said_again(drafts: list[Draft]) -> list[Draft]:
+    """ "I want to give my brother some money ... I want to give him 30 USDC": a step said first with no
+    token and no amount, then again with them, is one step, said the second time in full; what only the
+    first says (its chain) is kept."""
+    out: list[Draft] = []
+    for draft in drafts:
+        previous = out[-1] if out else None
+        vague = (
+            previous is not None
+            and previous.action is not None
+            and previous.action == draft.action
+            and not previous.assets
+            and previous.to_asset is None
+            and all(item.amount is None for item in previous.items)
+            and (previous.loose_amount is None or previous.loose_amount.kind == "unclear")
+        )
+        if vague and previous is not None and draft.assets:
+            draft.on_chain = draft.on_chain or previous.on_chain
+            if not draft.addresses and len(set(previous.addresses)) == 1:
+                # "His address is J9z5... I want to give him 30 USDC": the payee said with the first.
+                draft.addresses = list(previous.addresses)
+                for item in draft.items:
+                    item.address = item.address or previous.addresses[0]
+            draft.bare_chains = [
+                *draft.bare_chains,
+                *(c for c in previous.bare_chains if c not in draft.bare_chains),
+            ]
+            out[-1] = draft
+            continue
+        out.append(draft)
+    return out
 
 
 def read_request(text: str, lexicon: Lexicon) -> list[Draft]:

@@ -447,3 +447,15 @@ def test_the_rest_after_spending_part_of_a_told_holding_is_what_it_leaves(prompt
         ("transfer", "ETH", Decimal("0.3")),
         ("swap", "ETH", Decimal("0.5")),
     ]
+
+
+def test_a_step_said_vaguely_then_in_full_is_one_step_with_what_both_say() -> None:
+    solana = "J9z5pPp6ydUsgy8xDPgxYu1ioRGGJRhSVxFNsHcettnT"
+    prompt = (
+        f"I want to give my brother some money, he uses Solana. His address is {solana}. "
+        "I want to give him 30 USDC from my Solana wallet."
+    )
+    response = parse(prompt, ("8oVUEDdEfMsVUSujPcAnS1aBWTRLEKwFHZHrSpfsNUbm", "solana"))
+    assert [(i.action, i.amount, i.recipient) for i in response.intents] == [
+        ("transfer", Decimal(30), solana)
+    ]
