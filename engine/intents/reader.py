@@ -457,6 +457,19 @@ class _Reader(AmountReading, UnknownReading):
             draft.items.append(Item(symbol, self.take_pending(), target_like=target_like))
         elif symbol == self.kept_asset:
             self.kept_asset = None  # "all my eth but keep 0.1 eth": the same asset again
+        elif (
+            self.prep == "from"
+            and draft.action in (None, "swap")
+            and draft.to_asset is None
+            and len(draft.items) == 1
+            and draft.items[0].asset not in (None, symbol)
+        ):
+            # "i need 20 bucks of eth on base, swap from usdc": what comes "from" is what is sold; the
+            # token named before is what is bought (an amount of it is what it is worth, or asked).
+            bought = draft.items[0]
+            draft.to_asset, bought.asset = bought.asset, symbol
+            if bought.amount is not None and bought.amount.kind not in ("usd", "max"):
+                draft.exact_output = True
         elif swaps_into(draft) and self.prep in ("for", "to") and draft.to_asset is None:
             draft.to_asset = symbol
         elif draft.verb == "spend" and self.prep == "on" and draft.items and draft.to_asset is None:
