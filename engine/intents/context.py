@@ -134,6 +134,8 @@ def _said_again(drafts: list[Draft]) -> list[Draft]:
             and all(item.amount is None for item in previous.items)
             and (previous.loose_amount is None or previous.loose_amount.kind == "unclear")
         )
+        if previous is not None and _same_step(previous, draft):
+            continue  # "claim my lido withdrawal ... it shows 'Ready to claim'": one claim, said twice
         if vague and previous is not None and draft.assets:
             draft.on_chain = draft.on_chain or previous.on_chain
             if not draft.addresses and len(set(previous.addresses)) == 1:
@@ -382,3 +384,28 @@ def prior_request(context: str | None, lexicon: Lexicon) -> tuple[list[Draft], l
         elif drafts and any(draft.action is not None for draft in drafts):
             prior, answers = drafts, list(pairs)
     return None if prior is None else (prior, answers)
+
+
+def _same_step(first: Draft, second: Draft) -> bool:
+    """Two steps that say the same thing with no amount in either: one step said twice."""
+
+    def shape(draft: Draft) -> tuple[object, ...]:
+        return (
+            draft.action,
+            tuple(item.asset for item in draft.items),
+            draft.to_asset,
+            draft.protocol,
+            draft.on_chain,
+            draft.from_chain,
+            draft.to_chain,
+            tuple(draft.addresses),
+        )
+
+    amounts = [item.amount for draft in (first, second) for item in draft.items]
+    loose = first.loose_amount or second.loose_amount
+    return (
+        first.action is not None
+        and all(amount is None for amount in amounts)
+        and loose is None
+        and shape(first) == shape(second)
+    )

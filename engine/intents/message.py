@@ -140,7 +140,7 @@ def _kinds(lines: Sequence[Line], universe: Names) -> list[str]:
             continue
         if signature:
             kinds.append("signature")
-        elif line.item is not None or line.listed or _record(stripped):
+        elif line.item is not None or line.listed or _record(stripped) or _OPTION.match(stripped):
             kinds.append("item")  # a bullet, a box, or one record of a pasted list ('{"swap": ...},')
         elif stripped.startswith(">") or (at < len(lines) - 1 and _QUOTATION.match(stripped)):
             kinds.append("quoted")  # '"GMX pools doing 20% APR" — @degen_yields', above the request
@@ -260,6 +260,10 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# "Option A — Stake your 5 ETH with Lido": one of several choices offered, never a step by itself.
+_OPTION: Final = re.compile(r"^(?:option|choice|alternative)\s+[a-z0-9]\b", re.IGNORECASE)
 
 
 def _record(text: str) -> bool:

@@ -79,6 +79,19 @@ def pointed(message: Message, blocks: Sequence[Block], universe: Names) -> Messa
         if line.item == "open" or (line.item is None and (_ORDER_LIKE.search(line.text) or acts)):
             open_items.append(line.text)
     points = bool(set(words) & _POINTERS) or len(words) <= 3
+    if items and all(_CHOICE.match(line.text) for line, _ in items):
+        # "Option A ... Option B ...": choices, not steps. The one the request names is planned ("option
+        # b", "the second"); otherwise none is, and the request alone is read (it asks, never both).
+        named = {
+            match.group(1).lower() for match in re.finditer(r"\boption\s+([a-z0-9])\b", message.request, re.I)
+        }
+        chosen = [
+            line.text for line, _ in items if (m := _CHOICE.match(line.text)) and m.group(1).lower() in named
+        ]
+        picked = chosen or selected([line.text for line, _ in items], words) or None
+        if picked:
+            message.request = _joined([_CHOICE.sub("", text, count=1) for text in picked], message.request)
+        return message
     picked = selected(open_items, words) if set(words) & (_FINISH | _PAY | _CONFIRM) else None
     if picked is not None:
         # "only do the first one for now": the items picked by place, and nothing else of the list. A
@@ -117,6 +130,9 @@ def pointed(message: Message, blocks: Sequence[Block], universe: Names) -> Messa
                 flags=re.IGNORECASE,
             )
     return message
+
+
+_CHOICE: Final = re.compile(r"^(?:option|choice|alternative)\s+([a-z0-9])\b\s*[-:\u2014\u2013.)]*\s*", re.I)
 
 
 def _first_word(text: str) -> str:

@@ -184,9 +184,18 @@ def _aside_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
         end += 1
     if end >= len(lexemes) or lexemes[end].text != ")" or end == index + 1:
         return None
-    if any(one.kind in _ASIDE_SLOTS or one.text in NEGATIONS for one in lexemes[index + 1 : end]):
+    inside = lexemes[index + 1 : end]
+    if inside[0].text in _ABOUT and any(one.kind == "number" for one in inside):
+        return index, end + 1  # "repay the full usdc debt (~4k)": a guess at what "full" is, no amount
+    if any(one.kind in _ASIDE_SLOTS or one.text in NEGATIONS for one in inside):
         return None
     return index, end + 1
+
+
+# Words that open a guess at a figure ("(~4k)", "(about 2,000)").
+_ABOUT: Final = frozenset(
+    {"~", "about", "approx", "approximately", "around", "roughly", "ca", "circa", "est"}
+)
 
 
 def _source_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:

@@ -120,6 +120,7 @@ TARGET_VERBS: Final[frozenset[str]] = frozenset(
 PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("pay", "back"): ("repay", "pay back"),
     ("pay", "off"): ("repay", "pay off"),
+    ("pay", "down"): ("repay", "pay down"),
     ("take", "out"): ("withdraw", "take out"),
     ("pull", "out"): ("withdraw", "pull out"),
     ("cash", "out"): ("swap", "cash out"),

@@ -184,3 +184,31 @@ def test_what_a_swap_takes_from_is_what_it_sells() -> None:
     response = parse(prompt, (EVM_A, "base"))
     assert [(i.asset, i.to_asset) for i in response.intents] in ([("USDC", "ETH")], [])
     assert all(i.asset != "ETH" for i in response.intents)
+
+
+OPTIONS = (
+    "The bot said:\nOption A — Stake your 5 ETH with Lido (~3.2% APR)\n"
+    "Option B — Supply your 5 ETH to Aave on Ethereum (~2.1% APY)\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "actions"),
+    [("do the better one i guess??", []), ("do option b", ["deposit"]), ("go with the first one", ["stake"])],
+)
+def test_options_offered_are_choices_never_steps(request_: str, actions: list[str]) -> None:
+    response = parse(OPTIONS + request_, (EVM_A, "ethereum"))
+    assert [intent.action for intent in response.intents] == actions
+
+
+def test_a_claim_said_twice_is_one_claim() -> None:
+    prompt = (
+        "cust asks to claim their finished Lido withdrawal. Confirmed in Lido UI it shows 'Ready to claim'."
+    )
+    assert [i.action for i in parse(prompt, (EVM_A, "ethereum")).intents] == ["claim"]
+
+
+def test_a_guess_in_brackets_is_no_amount() -> None:
+    prompt = "unwind my aave eth position on arb: repay the full usdc debt (~4k), then withdraw all the weth"
+    response = parse(prompt, (EVM_A, "arbitrum"))
+    assert all(intent.amount != Decimal(4000) for intent in response.intents)
