@@ -132,6 +132,19 @@ def _checked(text: str, wallets: list[str], depth: int, prices: PriceLookup | No
     return NeedsClarification.ask(result.question, kept, result.prices)
 
 
+# A figure in a currency other than the US dollar ("500 quid", "£500", "2.800 €", "CHF 500").
+_CURRENCY_WORDS = (
+    r"quid|pounds?|gbp|euros?|eur|chf|francs?|yen|jpy|rupees?|inr|rs|cad|aud|brl|reais|pesos?|naira|rand|"
+    r"krw|sgd|rupiah|zloty|zlotys|lira|shillings|yuan|rmb|rubles?|roubles?"
+)
+_FOREIGN_FIGURE = re.compile(
+    rf"[\u20ac\u00a3\u00a5\u20b9]\s?\d[\d.,']*\s?k?|\b\d[\d.,']*\s?k?\s?(?:[\u20ac\u00a3]|\b(?:{_CURRENCY_WORDS})\b)"
+    rf"|\b(?:{_CURRENCY_WORDS})\s?\d[\d.,']*",
+    re.IGNORECASE,
+)
+_IN_DOLLARS = "in US dollars"
+
+
 def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> CompileResult:
     original, answers = split_clarifications(text)
     if not original:
@@ -168,6 +181,14 @@ def _compile(text: str, wallets: list[str], prices: PriceLookup | None) -> Compi
     refusal = _refuse_unsafe_logic(request) or _priced_in_an_asset(request)
     if refusal is not None:
         return refusal
+    foreign = _FOREIGN_FIGURE.search(original)
+    if foreign is not None and not any(_IN_DOLLARS in answer for answer in answers):
+        # "if BNB falls under 500 quid": prices are watched in US dollars; £500 read as $500 would fire at
+        # the wrong level, so the currency is asked, never assumed.
+        return NeedsClarification.ask(
+            f'Alerts watch prices in US dollars. Should "{foreign.group(0).strip()}" be read as US dollars?',
+            [f"Yes, {_IN_DOLLARS}"],
+        )
     result = _dispatch(request)
     aside: list[str] = list(prepared.set_aside)
     if isinstance(result, Compiled):
