@@ -179,7 +179,7 @@ def _payment(context: Sequence[str], universe: Names) -> str | None:
         amount = amount.scaleb(-int(str(decimals)))  # raw units with their decimals beside them
     token = _first(fields, ("token", "asset", "currency", "symbol")) or _token_in(str(amount_text), universe)
     named = _first(fields, ("chain", "network"))
-    chain = _chain_in(str(named), universe) if named is not None else None
+    chain = chain_in(str(named), universe) if named is not None else None
     chain_id = _first(fields, ("chainid", "chain_id"))
     if chain is None and chain_id is not None and str(chain_id).isdigit():
         chain = universe.chain_by_id(int(str(chain_id)))
@@ -206,7 +206,7 @@ def _token_in(text: str, universe: Names) -> str | None:
     return None
 
 
-def _chain_in(text: str, universe: Names) -> str | None:
+def chain_in(text: str, universe: Names) -> str | None:
     """The chain a value names ("Arbitrum One. Invoice valid 48h." is arbitrum), the longest name first;
     None when it names several ("I have USDC on both Base and Arbitrum"): which one is then asked."""
     aliases = universe.chain_aliases()

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from engine.intents.found import Names
+from engine.intents.pasted import chain_in
 from engine.limits import MAX_TOKEN_AMOUNT
 
 _ADDRESS: Final = re.compile(
@@ -101,7 +102,7 @@ def payroll(text: str, universe: Names) -> str | None:
         if paid is None:
             return None
         orders.append(f"send {paid.normalize():f} {token} to {address}")
-    chain = _chain(around, universe)
+    chain = chain_in(around, universe)
     return ", then ".join(orders) + (f" on {chain}" if chain else "")
 
 
@@ -131,16 +132,4 @@ def _token(text: str, universe: Names) -> str | None:
     aliases, chains = universe.asset_aliases(), universe.chain_aliases()
     words = [word.lower() for word in _WORD.findall(text) if word.lower() in aliases]
     named = {aliases[word] for word in words if word not in chains} or {aliases[word] for word in words}
-    return named.pop() if len(named) == 1 else None
-
-
-def _chain(text: str, universe: Names) -> str | None:
-    aliases = universe.chain_aliases()
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    named: set[str] = set()
-    for size in (3, 2, 1):
-        for at in range(len(words) - size + 1):
-            found = aliases.get(" ".join(words[at : at + size]))
-            if found is not None:
-                named.add(found)
     return named.pop() if len(named) == 1 else None
