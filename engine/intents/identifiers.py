@@ -45,6 +45,8 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             drop.add(at)  # "due 15/04", read as one ratio by the lexer
         elif _a_date(lexemes, at):
             drop.update(range(at, at + 3))  # "15/04", "30-04"
+        elif _told_clock(lexemes, at):
+            drop.update(range(at, at + 3))  # "cust confirmed by chat 11:52": when something was said
         elif _YEAR_CODE.fullmatch(lexeme.text):
             drop.add(at)  # "decision 14/2024", read as one number by the lexer
         elif _year_code(lexemes, at):
@@ -82,6 +84,24 @@ def _glued_after(lexemes: Sequence[Lexeme], at: int) -> list[int]:
 _YEAR_CODE: Final = re.compile(r"\d{1,2}/(?:19|20)\d\d|(?:19|20)\d\d/\d{1,2}")
 # Marks after a number that make it a heading's or a label's number ("step 1:", "(phase 1)").
 _HEADING_ENDS: Final = frozenset({":", ")", "("})
+
+
+# Words before a clock time that make a request wait for it ("at 9:30", "by 17:00"): left for the reader.
+_WAITING_FOR: Final = frozenset({"at", "by", "before", "until", "till", "around", "@", "after"})
+
+
+def _told_clock(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """ "11:52", "16:03": a clock time (hour, colon, two-digit minutes) that no word before it makes a time
+    to wait for: when something was said or done, never an amount."""
+    if at + 2 >= len(lexemes) or lexemes[at + 1].text != ":" or lexemes[at + 2].kind != "number":
+        return False
+    hour, minutes = lexemes[at].text, lexemes[at + 2].text
+    if not (
+        hour.isdigit() and minutes.isdigit() and len(minutes) == 2 and int(hour) < 24 and int(minutes) < 60
+    ):
+        return False
+    before = lexemes[at - 1].text if at > 0 else ""
+    return before not in _WAITING_FOR
 
 
 def _year_code(lexemes: Sequence[Lexeme], at: int) -> bool:

@@ -459,3 +459,12 @@ def test_a_step_said_vaguely_then_in_full_is_one_step_with_what_both_say() -> No
     assert [(i.action, i.amount, i.recipient) for i in response.intents] == [
         ("transfer", Decimal(30), solana)
     ]
+
+
+def test_a_clock_time_told_is_no_amount_and_one_to_wait_for_still_waits() -> None:
+    payee = "0x849a6351ca822897EDa832E9667FEBd76DBC11B9"
+    prompt = (
+        f"cust wants to send 25 usdt on Arbitrum to their partner at {payee} (confirmed by phone, 16:03)."
+    )
+    assert _amounts(prompt, "arbitrum") == [Decimal(25)]
+    assert _amounts("swap 1 eth to usdc on base at 9:30") == []
