@@ -10,6 +10,7 @@ import pytest
 from devnet import open_devnet_chain, world_from_registry
 from devnet.from_registry import REGISTRY_ROLES
 from devnet.rpc import AnvilRpc, TransactionFailed
+from devnet.state_cache import StateCache, default_cache_dir
 from engine.registry import load_registry
 from tests.devnet.helpers import balance_of, call_data, pool_address, read_address, read_uint
 from watchers.upstreams import EvmClient, JsonRpcClient, erc20_balances
@@ -51,8 +52,12 @@ async def test_registry_world_puts_stand_ins_and_tokens_at_the_registry_addresse
 async def test_registry_usdt_on_ethereum_keeps_the_approve_reset_rule() -> None:
     usdt = REGISTRY.token("ethereum", "USDT")
     assert usdt.approve_reset_required
+    # What the deployed chain does, not the deploy (the test above deploys ethereum): the saved state of the
+    # same world, keyed by everything that decides it, saves a deploy when `serve --devnet` or a test saved it.
+    directory = default_cache_dir()
+    cache = StateCache(directory) if directory is not None else None
     async with (
-        open_devnet_chain(1, partial(world_from_registry, REGISTRY, "ethereum")) as devnet,
+        open_devnet_chain(1, partial(world_from_registry, REGISTRY, "ethereum"), state_cache=cache) as devnet,
         httpx.AsyncClient(timeout=None) as http,
     ):
         anvil = AnvilRpc(JsonRpcClient(devnet.url, http=http))
