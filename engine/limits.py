@@ -31,6 +31,9 @@ PAGE_LIMIT_MAX: Final = 200
 PAGE_LIMIT_DEFAULT: Final = 50
 
 # POST /intent: prompt 1 to 2000 chars; conversation_context up to 6000 chars (truncated), about 8 turns.
+# Balances a caller may hand POST /intent: one bound for the body and the engine's request, so a list the
+# body accepts is never refused later inside the handler (a 500). 7 chains of ~10 tokens fit many times over.
+INTENT_BALANCES_MAX: Final = 200
 PROMPT_MAX_CHARS: Final = 2000
 CONTEXT_MAX_CHARS: Final = 6000
 # POST /agents: request 3 to 500 chars; wallets 1 to 10; clarification options at most 4.

@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from engine.actions import ACTIONS
-from engine.limits import MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
+from engine.limits import INTENT_BALANCES_MAX, MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
 from engine.numbers import TokenAmount, to_bounded_decimal
 from engine.registry.addresses import is_user_address
 
@@ -125,7 +125,7 @@ class IntentRequest(BaseModel):
 
     prompt: str = Field(min_length=1, max_length=PROMPT_MAX_CHARS)
     wallets: tuple[Wallet, ...] = Field(min_length=1)
-    balances: tuple[Balance, ...] | None = Field(None, max_length=200)
+    balances: tuple[Balance, ...] | None = Field(None, max_length=INTENT_BALANCES_MAX)
     conversation_context: str | None = None
     clarify_follow_up: bool = False
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Response, request
 
 from engine.intents import Balance, IntentRequest, IntentResponse, Wallet
-from engine.limits import CONTEXT_MAX_CHARS, PLAN_WALLETS_MAX, PROMPT_MAX_CHARS
+from engine.limits import CONTEXT_MAX_CHARS, INTENT_BALANCES_MAX, PLAN_WALLETS_MAX, PROMPT_MAX_CHARS
 from gateway.access import CreditHold
 from gateway.errors import envelope_for
 from gateway.policy import Call
@@ -18,7 +18,6 @@ from gateway.usecases.intent import IntentService
 
 JSON = "application/json"
 # Balances a request may hand in: every registry token of every wallet's chain fits well below this.
-BALANCES_MAX = 1000
 
 
 class IntentOptions(BaseModel):
@@ -38,7 +37,7 @@ class IntentBody(BaseModel):
 
     prompt: str = Field(min_length=1, max_length=PROMPT_MAX_CHARS)
     wallets: list[Wallet] = Field(min_length=1, max_length=PLAN_WALLETS_MAX)
-    balances: list[Balance] | None = Field(None, max_length=BALANCES_MAX)
+    balances: list[Balance] | None = Field(None, max_length=INTENT_BALANCES_MAX)
     conversation_context: str | None = None
     clarify_follow_up: bool = False
     options: IntentOptions = Field(default_factory=IntentOptions)

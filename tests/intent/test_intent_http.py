@@ -113,6 +113,8 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     (body(BRIDGE, options={"planner": "oracle"}), "options.planner"),
     (body(BRIDGE, clarify_follow_up="yes please"), "clarify_follow_up"),
     (body(BRIDGE, temperature=1), "temperature"),
+    # One bound for the body and the engine: a list the body let through was refused in the handler (500).
+    (body(BRIDGE, balances=[{"chain": "base", "asset": "USDC", "amount": 1}] * 201), "balances"),
 ]
 
 
