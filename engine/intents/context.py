@@ -19,8 +19,6 @@ from engine.intents.holdings import (
     kept_back,
     kept_rest,
     of_stated,
-    told_estimate,
-    told_past,
     worth_after,
 )
 from engine.intents.identifiers import without_identifiers
@@ -30,6 +28,7 @@ from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
 from engine.intents.remarks import remarks
 from engine.intents.shape import is_question, rewrite
+from engine.intents.told import told_estimate, told_past
 from engine.intents.universe import AssetUniverse
 from engine.intents.vaults import into_vault
 from engine.intents.waits import Wait, wait_of

@@ -27,7 +27,7 @@ _PLACES_HELD: Final = frozenset({"wallet", "account", "there", "safe"})
 # Words after the held asset that only say it sits somewhere ("1200 usdc sitting on base").
 _RESTING_WORDS: Final = frozenset({"sitting", "sat", "parked", "lying", "chilling", "idle"})
 # Approximations between a holding word and its number ("i have about 1200 usdc").
-_ABOUT: Final = frozenset({"about", "around", "roughly", "approximately", "approx", "like", "~"})
+ABOUT: Final = frozenset({"about", "around", "roughly", "approximately", "approx", "like", "~"})
 # "out of my 800 usdc": the holding named as where the share comes from.
 _OUT_OF: Final = ("out", "of", "my")
 # Whose the stated number is, between a share's "of" and the number ("a third of my 900 usdt").
@@ -52,7 +52,7 @@ class _Share:
     share: Fraction
 
 
-def _number(lexemes: Sequence[Lexeme], at: int) -> tuple[Decimal, int] | None:
+def number_at(lexemes: Sequence[Lexeme], at: int) -> tuple[Decimal, int] | None:
     """A plain number at `at` (with a scale word after it) -> (value, lexemes used)."""
     lexeme = lexemes[at] if at < len(lexemes) else None
     token = lexeme.token if lexeme is not None else None
@@ -79,9 +79,9 @@ def _held(lexemes: Sequence[Lexeme], at: int) -> _Held | None:
         after = at  # "1200 usdc on base - swap a third of it": the message opens with what is held
     else:
         return None
-    while after < len(lexemes) and lexemes[after].text in _ABOUT:
+    while after < len(lexemes) and lexemes[after].text in ABOUT:
         after += 1  # "i have about 1200 usdc"
-    number = _number(lexemes, after)
+    number = number_at(lexemes, after)
     if number is None:
         return None
     value, used = number
@@ -145,7 +145,7 @@ def of_stated(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             # "a third of 1200 usdc": the share of the number right after it.
             share, used = found
             owner = 1 if at + used + 1 < len(out) and out[at + used + 1].text in _OWNERS else 0
-            number = _number(out, at + used + 1 + owner)
+            number = number_at(out, at + used + 1 + owner)
             if number is not None:
                 value, taken = number
                 asset_at = at + used + 1 + owner + taken
@@ -167,7 +167,7 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
     at = held.end
     while at < len(lexemes):
         found = _share(lexemes, at)
-        number = _number(lexemes, at)
+        number = number_at(lexemes, at)
         if found is not None or number is not None:
             used = found[1] if found is not None else number[1] if number is not None else 0
             pronoun = _of_it(lexemes, at + used)
@@ -208,7 +208,7 @@ def _told_holding(lexemes: list[Lexeme], held: _Held) -> tuple[list[Lexeme], int
         # share said before it ("only the half, i have 6 eth") is a share of what is told.
         before = list(lexemes[: held.start])
         shares = [at for at in range(len(before)) if _share(before, at) is not None]
-        plain = any(_number(before, at) is not None for at in range(len(before)))
+        plain = any(number_at(before, at) is not None for at in range(len(before)))
         if len(shares) == 1 and not plain:
             at = shares[0]
             share, used = _share(before, at) or (Fraction(0), 0)
@@ -258,7 +258,7 @@ def kept_back(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         (
             at
             for at, lexeme in enumerate(lexemes)
-            if lexeme.text in _KEEP_WORDS and _number(lexemes, at + 1) is not None
+            if lexeme.text in _KEEP_WORDS and number_at(lexemes, at + 1) is not None
         ),
         None,
     )
@@ -290,7 +290,7 @@ def worth_after(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             continue
         start = at + 2
         sign = out[start].text == "$"
-        number = _number(out, start + sign)
+        number = number_at(out, start + sign)
         if number is None:
             continue
         end = start + sign + number[1]
@@ -299,85 +299,6 @@ def worth_after(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             continue  # "eth worth 500" says no currency: left as written, and asked about
         end += dollars
         return [*out[:at], *out[start:end], out[at], *out[end:]]
-    return out
-
-
-# Who a past verb is told of: the writer ("i borrowed 400 usdc", "we staked 2 eth").
-_TELLERS: Final = frozenset({"i", "we", "i've", "ive", "we've", "already", "just", "had"})
-
-
-def told_past(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """ "I borrowed 400 USDC on Aave ... pay it back in full": the number after a past verb the writer
-    tells of is history, not the amount to act on; it is taken out (the asset and places stay, so "it" still
-    names them) and the request's own words say how much, or it is asked."""
-    out: list[Lexeme] = []
-    skip_to = -1
-    for at, lexeme in enumerate(lexemes):
-        if at < skip_to:
-            continue
-        out.append(lexeme)
-        previous = lexemes[at - 1] if at > 0 else None
-        if lexeme.kind != "past" or previous is None or previous.text not in _TELLERS:
-            continue
-        start = _past_object_end(lexemes, at + 1)
-        number = _number(lexemes, start)
-        if number is None:
-            continue
-        after = start + number[1]
-        if after < len(lexemes) and lexemes[after].asset is not None:
-            skip_to = after
-    return out
-
-
-# Who a past verb was done to, between it and its number ("I sent you 50 usdc", "we lent my brother 20").
-_PAST_OBJECTS: Final = frozenset({"you", "him", "her", "them", "us", "me", "u"})
-_OBJECT_POSSESSIVES: Final = frozenset({"my", "our", "his", "her", "their", "your"})
-
-
-def _past_object_end(lexemes: Sequence[Lexeme], at: int) -> int:
-    """Where the number after a past verb would start, past a person it was done to."""
-    if at < len(lexemes) and lexemes[at].text in _PAST_OBJECTS:
-        return at + 1
-    if at + 1 < len(lexemes) and lexemes[at].text in _OBJECT_POSSESSIVES and lexemes[at + 1].kind == "word":
-        return at + 2
-    return at
-
-
-# "It's about 2,000 I think": a sentence that tells how much there is, opened by what it is about.
-_TOLD_SUBJECTS: Final = frozenset({"it", "its", "that", "thats", "there", "theres", "which"})
-_TOLD_VERBS: Final = frozenset({"is", "was", "are", "were", "s", "should", "be", "must"})
-_ESTIMATES: Final = _ABOUT | frozenset(
-    {"nearly", "almost", "maybe", "probably", "approximately", "something"}
-)
-_OPENERS: Final = frozenset({"and", "but", "so", "i", "think"})
-
-
-def told_estimate(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """ "..., the DAI. All of it please. It's about 2,000 I think.": a sentence telling how much there is
-    states a fact (often a guess), not the amount to act on; its number is taken out, so "all of it" stands
-    and a request with no amount of its own is asked how much."""
-    out: list[Lexeme] = []
-    at = 0
-    while at < len(lexemes):
-        lexeme = lexemes[at]
-        previous = out[-1] if out else None
-        opens = previous is None or previous.kind == "punct" or previous.text in _OPENERS
-        if opens and lexeme.text in _TOLD_SUBJECTS:
-            after = at + 1
-            while after < len(lexemes) and (
-                lexemes[after].text in _TOLD_VERBS or lexemes[after].text in _ESTIMATES
-            ):
-                after += 1
-            number = _number(lexemes, after)
-            if number is not None:
-                end = after + number[1]
-                if end < len(lexemes) and lexemes[end].asset is not None:
-                    end += 1
-                out.append(lexeme)
-                at = end
-                continue
-        out.append(lexeme)
-        at += 1
     return out
 
 
@@ -407,13 +328,13 @@ def kept_rest(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         (
             at
             for at, lexeme in enumerate(lexemes)
-            if lexeme.text in _KEEP_FIRST and _number(lexemes, at + 1) is not None
+            if lexeme.text in _KEEP_FIRST and number_at(lexemes, at + 1) is not None
         ),
         None,
     )
     if keep is None:
         return _rest_then_kept(lexemes)
-    kept = _number(lexemes, keep + 1)
+    kept = number_at(lexemes, keep + 1)
     assert kept is not None
     value, used = kept
     end = keep + 1 + used
@@ -471,7 +392,7 @@ def _rest_then_kept(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             later = [
                 one
                 for one in range(at + len(phrase), len(lexemes) - 1)
-                if lexemes[one].text in _KEEP_WORDS and _number(lexemes, one + 1) is not None
+                if lexemes[one].text in _KEEP_WORDS and number_at(lexemes, one + 1) is not None
             ]
             if later:
                 return [*lexemes[:at], Lexeme("word", "all"), *lexemes[at + len(phrase) :]]
