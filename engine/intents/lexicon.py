@@ -188,7 +188,7 @@ class Lexicon:
             lexeme, used = self._read_at(tokens, index)
             lexemes.append(lexeme)
             index += used
-        return lexemes
+        return _dialect(lexemes)
 
     def _read_at(self, tokens: Sequence[Token], index: int) -> tuple[Lexeme, int]:
         token = tokens[index]
@@ -283,3 +283,31 @@ def _gerund(word: str) -> str | None:
         if candidate in VERBS:
             return candidate
     return None
+
+
+# Prepositions and determiners after "across" that make it the preposition ("walked across my keyboard"),
+# never the Across bridge.
+_ACROSS_PREPOSITION: Final = frozenset({"my", "the", "a", "an", "his", "her", "our", "their", "your", "this"})
+
+
+def _dialect(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """Words whose reading depends on the next one: "me" before a token is "my" in British and Irish
+    English ("half me eth", "against me eth"); "across" before "my"/"the" is a preposition, not the
+    Across bridge ("walked across my keyboard")."""
+    out: list[Lexeme] = []
+    for at, lexeme in enumerate(lexemes):
+        following = lexemes[at + 1] if at + 1 < len(lexemes) else None
+        previous = out[-1] if out else None
+        after_verb = previous is not None and previous.kind == "verb"  # "send me usdc": to me
+        if (
+            lexeme.text == "me"
+            and lexeme.kind == "word"
+            and following is not None
+            and following.asset
+            and not after_verb
+        ):
+            lexeme = Lexeme("word", "my")
+        elif lexeme.protocol == "across" and following is not None and following.text in _ACROSS_PREPOSITION:
+            lexeme = Lexeme("word", "across")
+        out.append(lexeme)
+    return out

@@ -435,6 +435,22 @@ class _Reader(AmountReading, UnknownReading):
     def asset(self, index: int, symbol: str) -> None:
         draft = self.draft
         self.used.add(index)
+        before = self.peek(index - 1)
+        owner = before is not None and before.text in ("my", "the", "our", "your", "their", "his", "her")
+        pledge = self.peek(index - 2) if owner else before
+        if (
+            draft.action == "borrow"
+            and pledge is not None
+            and pledge.text == "against"
+            and self.pending is None
+            and draft.items
+        ):
+            # "borrow 2000 usdc against my eth": the collateral already pledged, no second token to borrow.
+            self.used.add(index - 1)
+            if owner:
+                self.used.add(index - 2)
+            self.prep = None
+            return
         if (
             self.pending is not None
             and draft.action is None

@@ -74,7 +74,9 @@ class Settler:
         """The answered amount, or None after asking (with `why` said in the reasoning); `readings` are the
         numbers the words could mean, offered first ("2 USDC", "2,000 USDC" for "2.000")."""
         offered = [(f"{value:f}", f"{value:,f} {step.asset}") for value in readings]
-        answer = self.asker.ask(step, "amount", "amount", how_much(step), [*offered, ("max", "All of it")])
+        # A borrow has no "all of it" (the edge of liquidation): only an amount answers it.
+        whole = [] if step.action == "borrow" else [("max", "All of it")]
+        answer = self.asker.ask(step, "amount", "amount", how_much(step), [*offered, *whole])
         if answer is None:
             if why:
                 self.outcome.notes.append(why)
@@ -106,6 +108,18 @@ class Settler:
             if spec is None:
                 return
             step.exact_output = False
+        if spec is not None and spec.kind == "max" and step.action == "borrow":
+            # "max borrow usdc against my eth": the most a position can borrow is the edge of liquidation;
+            # how much is asked, never taken to that edge.
+            spec = self.ask_amount(
+                step, "A borrow has no 'all of it': the most you can borrow is the edge of liquidation."
+            )
+            if spec is None or spec.kind == "max":
+                if spec is not None:
+                    self.outcome.refuse(
+                        "Say how much to borrow: I won't borrow up to the edge of liquidation."
+                    )
+                return
         if spec is None:
             spec = self.ask_amount(step)
             if spec is None:

@@ -468,3 +468,36 @@ def test_a_clock_time_told_is_no_amount_and_one_to_wait_for_still_waits() -> Non
     )
     assert _amounts(prompt, "arbitrum") == [Decimal(25)]
     assert _amounts("swap 1 eth to usdc on base at 9:30") == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("borrow a grand of USDC on aave arbitrum against me eth, ta", [("borrow", "USDC", Decimal(1000))]),
+        (
+            "need a new oven. borrow 3000 usdc on aave arbitrum against my eth",
+            [("borrow", "USDC", Decimal(3000))],
+        ),
+        (
+            "lol my cat walked across my keyboard. anyway: swap 0.5 eth to usdc on arbitrum",
+            [("swap", "ETH", Decimal("0.5"))],
+        ),
+    ],
+)
+def test_collateral_pledged_dialect_me_and_across_as_a_preposition(
+    prompt: str, expected: list[tuple[object, ...]]
+) -> None:
+    response = parse(prompt, (EVM_A, "arbitrum"))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == expected
+
+
+def test_across_as_the_bridge_is_still_the_bridge() -> None:
+    response = parse("bridge 100 usdc from base to arbitrum via across", (EVM_A, "base"), (EVM_A, "arbitrum"))
+    assert [i.protocol for i in response.intents] == ["across"]
+
+
+def test_a_borrow_of_all_is_asked_with_no_all_of_it_option() -> None:
+    response = parse("max borrow usdc on aave arb against my eth", (EVM_A, "arbitrum"))
+    assert response.intents == ()
+    (question,) = response.clarifications
+    assert question.kind == "amount" and all(option.id != "amount:max" for option in question.options)
