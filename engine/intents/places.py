@@ -213,3 +213,19 @@ def two_targets(first: str, second: str) -> str:
         f"You named two chains to move to ({first} and {second}) and none to move from. "
         "Say it as 'from <chain> to <chain>'."
     )
+
+
+_PLEDGE_OWNERS: Final = frozenset({"my", "the", "our", "your", "their", "his", "her"})
+
+
+def pledged_words(lexemes: Sequence[Lexeme], index: int, draft: Draft) -> list[int]:
+    """The words before the token at `index` that make it a borrow's collateral ("against my eth"), or
+    none: a token pledged is no second token to borrow."""
+    if draft.action != "borrow" or not draft.items:
+        return []
+    before = _at(lexemes, index - 1)
+    owner = before is not None and before.text in _PLEDGE_OWNERS
+    pledge = _at(lexemes, index - 2) if owner else before
+    if pledge is None or pledge.text != "against":
+        return []
+    return [index - 1, index - 2] if owner else [index - 1]

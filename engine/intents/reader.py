@@ -20,6 +20,7 @@ from engine.intents.places import (
     mood_after,
     out_of_follows,
     place_follows,
+    pledged_words,
     reads_as_chain,
     settle_wish,
     to_verb_follows,
@@ -435,20 +436,10 @@ class _Reader(AmountReading, UnknownReading):
     def asset(self, index: int, symbol: str) -> None:
         draft = self.draft
         self.used.add(index)
-        before = self.peek(index - 1)
-        owner = before is not None and before.text in ("my", "the", "our", "your", "their", "his", "her")
-        pledge = self.peek(index - 2) if owner else before
-        if (
-            draft.action == "borrow"
-            and pledge is not None
-            and pledge.text == "against"
-            and self.pending is None
-            and draft.items
-        ):
+        pledged = pledged_words(self.lexemes, index, draft) if self.pending is None else []
+        if pledged:
             # "borrow 2000 usdc against my eth": the collateral already pledged, no second token to borrow.
-            self.used.add(index - 1)
-            if owner:
-                self.used.add(index - 2)
+            self.used.update(pledged)
             self.prep = None
             return
         if (
