@@ -13,10 +13,12 @@ amount the form leaves open ("Amount: TBD") is left out, so it is asked.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Final
 
+from engine.intents.meaning import MEANING_WORDS
 from engine.intents.vocabulary import VERBS
 
 # Labels whose value is the order itself.
@@ -57,6 +59,7 @@ _AGAIN: Final = frozenset({"resend", "retry", "resubmit", "redo", "again", "reat
 # Labels naming the kind of request in a field form ("Issue: Withdraw", "Request type: Staking").
 _KIND_LABELS: Final = frozenset(
     {"issue", "type", "request type", "action type", "operation", "subject", "kind"}
+    | {"action", "op", "method", "intent", "command", "cmd"}
 )
 _STEP_LABELS: Final = frozenset({"steps", "plan", "actions", "to do list"})
 _NOTE_LABELS: Final = frozenset({"notes", "note", "comment", "comments", "remarks", "instructions note"})
@@ -87,6 +90,9 @@ _OPEN: Final = frozenset({"tbd", "tba", "?", "??", "-", "n/a", "na", "unknown", 
 
 def form_request(text: str) -> str | None:
     """The request a form or ticket states (see the module docstring), or None when `text` is no form."""
+    written = _pairs_request(text)
+    if written is not None:
+        return written
     lines = [line for line in text.splitlines() if line.strip()]
     fields: dict[str, str] = {}
     steps: list[str] = []
@@ -141,10 +147,35 @@ def _says_something(value: str | None) -> bool:
     return value is not None and value.strip().lower() not in _OPEN and len(value.split()) >= 2
 
 
+def _field(fields: dict[str, str], labels: frozenset[str]) -> str | None:
+    """The first field filled under one of `labels` (names a script, a JSON body or a form may use)."""
+    return next((value for label, value in fields.items() if label in labels and value.strip()), None)
+
+
+# Names scripts, JSON bodies and forms give each slot ("token_in", "amt", "dest", "network").
+_ASSET: Final = frozenset(
+    {"asset", "token", "currency", "coin", "symbol", "token in", "from token", "from asset", "sell token"}
+    | {"src token", "source token", "input token", "asset in", "in", "sell"}
+)
+_TARGET: Final = frozenset(
+    {"buy", "into", "token out", "to token", "to asset", "output token", "asset out", "out", "target"}
+    | {"buy token", "dst token", "destination token"}
+)
+_AMOUNT: Final = frozenset({"amount", "amt", "qty", "quantity", "size", "amount in", "sum", "value"})
+_CHAIN: Final = frozenset({"chain", "network", "net", "blockchain"})
+_FROM_CHAIN: Final = frozenset({"from chain", "src chain", "source chain", "origin chain", "origin"})
+_TO_CHAIN: Final = frozenset({"to chain", "dst chain", "dest chain", "destination chain", "target chain"})
+_PAYEE: Final = frozenset(
+    {"destination", "recipient", "dest", "receiver", "payee", "to address", "beneficiary", "address"}
+)
+_VENUE: Final = frozenset({"protocol", "provider", "venue", "via", "dex", "bridge", "platform"})
+
+
 def _written_out(fields: dict[str, str]) -> str | None:
     """A field form as one sentence: "Issue: Withdraw / Protocol: Spark / Asset: DAI / Amount: all" is
     "withdraw all dai with spark"; "Issue: Deposit to Spark / Asset: wstETH / Amount: 3" is "deposit 3
-    wsteth to spark"; a swap's "From: USDC / To: BTCB" are what it sells and buys."""
+    wsteth to spark"; a swap's "From: USDC / To: BTCB" are what it sells and buys, a bridge's or a
+    transfer's "from" and "to" are where it leaves from and goes (a chain or an address)."""
     kind = next((fields[label] for label in _KIND_LABELS if fields.get(label)), None)
     if kind is None or not kind.split():
         return None
@@ -155,15 +186,17 @@ def _written_out(fields: dict[str, str]) -> str | None:
     if rest and rest[0].lower() == "request":
         rest = rest[1:]  # "Transfer request"
     verb = _SAID.get(action, first.lower() if first.lower() in VERBS else action)
-    asset = fields.get("asset") or fields.get("token") or fields.get("currency")
+    asset = _field(fields, _ASSET)
     target = None
-    destination = fields.get("destination") or fields.get("recipient")
+    destination = _field(fields, _PAYEE)
+    origin = _field(fields, _FROM_CHAIN)
     if action == "swap":
-        asset = asset or fields.get("from") or fields.get("sell")
-        target = fields.get("to") or fields.get("buy") or fields.get("into")
+        asset = asset or fields.get("from")
+        target = fields.get("to") or _field(fields, _TARGET)
     else:
-        destination = destination or fields.get("to")
-    amount = fields.get("amount", "")
+        origin = origin or fields.get("from")
+        destination = destination or _field(fields, _TO_CHAIN) or fields.get("to")
+    amount = _field(fields, _AMOUNT) or ""
     parts = [verb]
     if amount.strip().lower() not in _OPEN:
         parts.append(amount)
@@ -174,12 +207,63 @@ def _written_out(fields: dict[str, str]) -> str | None:
     parts.extend(rest)
     if target:
         parts.append(f"to {target}")
-    protocol = fields.get("protocol") or fields.get("provider") or fields.get("venue")
+    protocol = _field(fields, _VENUE)
     if protocol:
         parts.append(f"with {protocol}")
-    chain = fields.get("chain") or fields.get("network")
+    chain = _field(fields, _CHAIN)
     if chain and chain.strip().lower() not in _OPEN:
         parts.append(f"on {chain}")
+    if origin:
+        parts.append(f"from {origin}")
     if destination:
         parts.append(f"to {destination}")
     return " ".join(parts)
+
+
+# "amount=100", "token_in=ETH", 'to="0xabc"': one field of a script's call or a log line.
+_PAIR: Final = re.compile(
+    r"""(?<![\w/])(?P<key>[A-Za-z][\w.-]{0,30})\s*=\s*(?P<value>"[^"\n]{0,100}"|'[^'\n]{0,100}'|[^\s,;()"']{1,100})"""
+)
+_JSON_KEY_MOST: Final = 20
+# Words around a script's fields that change what the fields ask for: left for the reader.
+_SAYS_MORE: Final = MEANING_WORDS - frozenset({"then", "first", "per"})
+
+
+def _pairs_request(text: str) -> str | None:
+    """The request a script writes as fields: a JSON object ({"action": "swap", "amount": 1, ...}) or
+    key=value pairs on a line ("action=bridge asset=USDC amount=100 from=ethereum to=base", a log line's
+    "swap requested amount=1.5 token_in=ETH token_out=USDC"). A verb among the words around the pairs names
+    the action when no field does. None when the text is not written that way."""
+    fields: dict[str, str] = {}
+    stripped = text.strip()
+    loose = text
+    if stripped.startswith("{") and stripped.endswith("}"):
+        try:
+            body = json.loads(stripped)
+        except ValueError:
+            return None
+        if not isinstance(body, dict) or len(body) > _JSON_KEY_MOST:
+            return None
+        for key, value in body.items():
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                fields.setdefault(_label(str(key)) or "", str(value))
+        loose = ""
+    else:
+        found = list(_PAIR.finditer(text))
+        if len(found) < 2:
+            return None
+        for match in found:
+            fields.setdefault(_label(match.group("key")) or "", match.group("value").strip("\"'"))
+        loose = _PAIR.sub(" ", text)
+    fields.pop("", None)
+    words = re.findall(r"[a-z']+", loose.lower())
+    if any(word in _SAYS_MORE for word in words):
+        return None  # "don't run action=swap ...", "wait, amount=2": the words around the fields matter
+    if not any(label in _KIND_LABELS for label in fields):
+        verb = next((word for word in words if word in VERBS), None)
+        if verb is None:
+            return None
+        fields["action"] = verb
+    written = _written_out(fields)
+    note = next((fields[label] for label in _NOTE_LABELS if fields.get(label)), None)
+    return written if written is None or note is None else f"{written}. {note}"

@@ -59,7 +59,7 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
 def _label_before(lexemes: Sequence[Lexeme], at: int) -> int | None:
     """Where the label of the number at `at` starts ("inv 88", "INV-0042", "#2024", "ref AUD-77"), or None."""
     back = at - 1
-    if back >= 0 and lexemes[back].text in ("-", "#", ":"):
+    if back >= 0 and lexemes[back].text in ("-", "#", ":", "="):
         if lexemes[back].text == "#":
             return back
         back -= 1

@@ -16,12 +16,13 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    ValidationInfo,
     field_validator,
     model_serializer,
 )
 
 from engine.actions import ACTIONS
-from engine.limits import INTENT_BALANCES_MAX, MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
+from engine.limits import INTENT_BALANCES_MAX, MAX_SLIPPAGE_BPS, MAX_TOKEN_AMOUNT, PROMPT_MAX_CHARS
 from engine.numbers import TokenAmount, to_bounded_decimal
 from engine.registry.addresses import is_user_address
 
@@ -58,6 +59,7 @@ OPTIONAL_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "deposit": ("vault_address", "protocol"),
     "withdraw": ("vault_address", "protocol"),
     "approve": ("vault_address", "protocol"),
+    "swap": ("slippage_bps",),
 }
 
 
@@ -147,6 +149,9 @@ class Intent(BaseModel):
     wallet: AddressOrName | None = None
     pool_id: PoolId | None = None
     vault_address: AddressOrName | None = None
+    # Swaps only: the most of its quote the swap may lose, in basis points, when the user states it; the
+    # planner's default (1%, wider for small stable inputs) otherwise.
+    slippage_bps: int | None = Field(default=None, ge=1, le=MAX_SLIPPAGE_BPS)
     # Bridges out of Solana only: the public key of a fresh keypair the caller generates and signs with, for
     # the CCTP MessageSent event account (docs/decisions.md). The caller supplies it at /plan; /intent never
     # infers it, so it is not in REQUIRED_FIELDS or OPTIONAL_FIELDS.
@@ -157,6 +162,13 @@ class Intent(BaseModel):
     def _known_action(cls, value: str) -> str:
         if value not in ACTIONS:
             raise ValueError(f"unknown action {value!r}")
+        return value
+
+    @field_validator("slippage_bps")
+    @classmethod
+    def _swaps_only(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and info.data.get("action") != "swap":
+            raise ValueError("only a swap has a slippage")
         return value
 
     @field_validator("amount", mode="before")

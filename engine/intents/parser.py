@@ -32,6 +32,8 @@ from engine.intents.pointing import point_venues
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
 from engine.intents.sentences import read_message
+from engine.intents.slippage import Slippage, stated_slippage
+from engine.intents.slippage import refusal as slippage_refusal
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import Carry, Outcome, Step
 from engine.intents.universe import AssetUniverse
@@ -48,6 +50,8 @@ class Reading:
     carry: Carry | None = None
     refusal: str | None = None
     message: Message | None = None
+    # The slippage the request states, which every swap it plans carries.
+    slippage: Slippage | None = None
 
 
 def facts_from_request(request: IntentRequest) -> Facts:
@@ -99,6 +103,7 @@ class IntentParser:
         """Read the prompt (names resolved against the registry), its answers and the conversation."""
         prompt, pairs = split_answers(request.prompt)
         prompt = chat_text(respelled(prompt, pairs))
+        prompt, slippage = stated_slippage(prompt)
         wallets = WalletContext(request.wallets, self.universe)
         message, focused = read_message(prompt, self.lexicon)
         text = read_text(focused.text, self.lexicon)
@@ -106,6 +111,10 @@ class IntentParser:
             text.question = focused.question
         message.set_aside_sentences = focused.set_aside
         reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets, message=message)
+        reading.slippage = slippage
+        if slippage is not None and slippage.bps is None:
+            reading.refusal = slippage_refusal(slippage)
+            return reading
         turns = [turn for _, turn in recent_turns(request.conversation_context)]
         point_venues(reading.drafts, [*message.context, *turns], self.lexicon)
         if not wallets.wallets:
@@ -171,6 +180,8 @@ class IntentParser:
         outcome = Resolver(self.lexicon, reading.wallets, reading.answers, facts).run(
             reading.drafts, reading.carry
         )
+        if reading.slippage is not None:
+            _bound_swaps(outcome, reading.slippage)
         if reading.message is not None and reading.message.set_aside_sentences:
             quoted = "; ".join(f'"{text}"' for text in reading.message.set_aside_sentences)
             outcome.notes.insert(0, f"I set aside {quoted}: nothing in it asks for a transaction.")
@@ -273,3 +284,13 @@ def _listed(names: list[str]) -> str:
 def _pending_name(outcome: Outcome) -> str:
     actions = [step.action for step in outcome.steps]
     return f"{actions[0].title()} (needs details)" if actions else "Needs details"
+
+
+def _bound_swaps(outcome: Outcome, slippage: Slippage) -> None:
+    """Every swap of the plan keeps the slippage the request states; a plan with no swap says it set it
+    aside (bridges, deposits and transfers move exact amounts)."""
+    swaps = [step for step in outcome.steps if step.action == "swap"]
+    for step in swaps:
+        step.slippage_bps = slippage.bps
+    if outcome.steps and not swaps:
+        outcome.notes.append(f'I set aside "{slippage.said}": only a swap has a slippage, and this plan has none.')

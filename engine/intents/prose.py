@@ -50,7 +50,12 @@ def describe(intent: Intent, amount: str | None = None) -> str:
     if action == "approve":
         return f"approve {place} to spend {_amount(intent, amount)} on {chain}"
     if action == "swap":
-        return f"swap {_amount(intent, amount)} for {intent.to_asset} on {chain} with {protocol}"
+        bound = (
+            f", losing at most {format(Decimal(intent.slippage_bps) / 100, 'f')}% of the quote (your slippage)"
+            if intent.slippage_bps
+            else ""
+        )
+        return f"swap {_amount(intent, amount)} for {intent.to_asset} on {chain} with {protocol}{bound}"
     if action == "borrow":
         return f"borrow {_amount(intent, amount)} from {protocol} on {chain}"
     if action == "repay":

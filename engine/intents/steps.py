@@ -42,6 +42,8 @@ class Step:
     pool_id: str | None = None
     vault_address: str | None = None
     amount: AmountSpec | None = None
+    # Basis points of its quote a swap may lose, when the request states them.
+    slippage_bps: int | None = None
     exact_output: bool = False
     chain_follows: bool = False
     # "wrap" or "unwrap" when the verb said which way a native coin and its wrapped token go.

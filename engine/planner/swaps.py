@@ -71,7 +71,8 @@ def plan_swap(ctx: IntentContext) -> None:
     assert pool_in.address is not None and pool_out.address is not None
     quote = quote_for(ctx, chain, pool_in, pool_out, amount.raw)
     amount_in_units = ctx.registry.from_raw(token_in, amount.raw)
-    bps = slippage_bps(token_in, amount_in_units)
+    # The user's own bound when they stated one ("max 0.5% slippage"), else the default with its floors.
+    bps = ctx.intent.slippage_bps or slippage_bps(token_in, amount_in_units)
     amount_out = quote.amount_out if quote else 0
     min_out = minimum_out(amount_out, bps)
     if quote is not None and min_out <= 0:

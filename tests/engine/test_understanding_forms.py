@@ -212,3 +212,68 @@ def test_a_guess_in_brackets_is_no_amount() -> None:
     prompt = "unwind my aave eth position on arb: repay the full usdc debt (~4k), then withdraw all the weth"
     response = parse(prompt, (EVM_A, "arbitrum"))
     assert all(intent.amount != Decimal(4000) for intent in response.intents)
+
+
+def _full(prompt: str, *chains: str) -> list[tuple[object, ...]]:
+    response = parse(prompt, *((EVM_A, chain) for chain in chains or CHAINS))
+    return [
+        (i.action, i.asset, i.chain or f"{i.from_chain}->{i.to_chain}", i.amount, i.to_asset, i.recipient)
+        for i in response.intents
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chains", "expected"),
+    [
+        (
+            "action=bridge asset=USDC amount=100 from=ethereum to=base",
+            ("ethereum", "base"),
+            [("bridge", "USDC", "ethereum->base", Decimal(100), None, None)],
+        ),
+        (
+            f"amount=0.25 asset=WETH action=transfer to={PAYEE} chain=optimism",
+            ("optimism",),
+            [("transfer", "WETH", "optimism", Decimal("0.25"), None, PAYEE)],
+        ),
+        (
+            '{"op":"transfer","token":"USDC","amt":"25","dest":"%s","network":"polygon"}' % PAYEE,
+            ("polygon",),
+            [("transfer", "USDC", "polygon", Decimal(25), None, PAYEE)],
+        ),
+        (
+            "action: swap\nfrom: ETH\nto: USDC\namount: 0.5\nchain: base",
+            ("base",),
+            [("swap", "ETH", "base", Decimal("0.5"), "USDC", None)],
+        ),
+        (
+            "2024-11-28T10:00:00Z INFO swap requested amount=1.5 token_in=ETH token_out=USDC chain=arbitrum",
+            ("arbitrum",),
+            [("swap", "ETH", "arbitrum", Decimal("1.5"), "USDC", None)],
+        ),
+    ],
+)
+def test_a_script_s_fields_are_the_request(
+    prompt: str, chains: tuple[str, ...], expected: list[tuple[object, ...]]
+) -> None:
+    """key=value pairs, a JSON object and YAML-like lines name the slots by the names scripts use."""
+    assert _full(prompt, *chains) == expected
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "don't run this: action=swap asset=ETH amount=1 to=USDC chain=base",
+        "wait, action=swap asset=ETH amount=1 to=USDC chain=base",
+    ],
+)
+def test_words_around_a_script_s_fields_are_still_read(prompt: str) -> None:
+    """A negation or a hold beside the fields is never dropped with the words around them."""
+    assert form_request(prompt) is None
+    assert not parse(prompt, (EVM_A, "base")).intents
+
+
+def test_pairs_that_name_no_slot_are_no_form() -> None:
+    """A reference and a purchase order written as pairs beside a sentence leave the sentence the request."""
+    prompt = f"send 100 usdc to {PAYEE} on base (ref=INV42 po=7781)"
+    assert form_request(prompt) is None
+    assert _full(prompt, "base") == [("transfer", "USDC", "base", Decimal(100), None, PAYEE)]

@@ -414,3 +414,25 @@ async def test_bad_recipient_and_foreign_wallet_are_400_not_engine_failures(worl
     for intent, field in cases:
         status, body = await plan(world, [intent])
         assert status == 400 and body["issues"][0]["field"] == field, body
+
+
+async def test_a_swap_keeps_the_slippage_the_user_stated(world: World) -> None:
+    """A stated tolerance sets the minimum received (and the pinned route a re-quote keeps); without one the
+    default 1% holds; one beyond the planner's most, or on a step that is not a swap, is a 400 naming it."""
+    swap_intent = {"action": "swap", "asset": "USDC", "to_asset": "WETH", "chain": "base", "amount": 100}
+    status, default = await plan(world, [swap_intent])
+    assert status == 200, default
+    status, bounded = await plan(world, [{**swap_intent, "slippage_bps": 30}])
+    assert status == 200, bounded
+    plain, tight = default["steps"][-1], bounded["steps"][-1]
+    assert (plain["route"]["slippage_bps"], tight["route"]["slippage_bps"]) == (100, 30)
+    plain_min = swap_params(plain["data"])[0][5]
+    tight_min = swap_params(tight["data"])[0][5]
+    # Same pool, same block: the quote is the same, so the minima differ only by the tolerance.
+    assert tight_min * 9_900 == pytest.approx(plain_min * 9_970, rel=1e-6)
+    for wrong in ({**swap_intent, "slippage_bps": 5_000}, {"action": "bridge", "asset": "USDC",
+                  "from_chain": "ethereum", "to_chain": "base", "amount": 10, "protocol": "across",
+                  "slippage_bps": 30}):
+        status, body = await plan(world, [wrong])
+        assert status == 400, body
+        assert any("slippage_bps" in issue["field"] for issue in body["issues"]), body
