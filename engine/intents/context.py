@@ -12,7 +12,7 @@ from typing import Final
 
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
-from engine.intents.drafts import AmountSpec, Draft, Item
+from engine.intents.drafts import AmountSpec, Draft, Item, Unread
 from engine.intents.follow_ups import apply_follow_up, worth_alike
 from engine.intents.holdings import (
     every_one,
@@ -22,7 +22,7 @@ from engine.intents.holdings import (
     worth_after,
 )
 from engine.intents.identifiers import without_identifiers
-from engine.intents.lexicon import Lexicon
+from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed
 from engine.intents.reader import read_clause
@@ -112,9 +112,30 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
                 for one in into_vault(moved)
                 for step in distributed(one)
             )
+    if drafts and _unfinished_correction(lexemes) and _ends_on_mark(shaped):
+        # "swap 1 eth to usdc, no wait": a correction begun and never said is not the request as it was.
+        drafts[-1].unread.append(Unread("", "unfinished"))
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
     narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
     return Text(_said_again(drafts), question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
+
+
+# A pause said last with nothing after it: the user stopped to change something and never said what
+# ("..., no wait", "..., hold on"). A correction word said last after a value ("usdc i mean", "the whole
+# debt actually") is an afterthought about what came before, and reads as before.
+_PAUSES: Final = (("wait",), ("hold", "on"), ("hang", "on"), ("one", "sec"), ("wait", "a", "sec"))
+
+
+def _unfinished_correction(lexemes: Sequence[Lexeme]) -> bool:
+    """True when the text ends on a pause (see _PAUSES) with nothing but punctuation after it."""
+    words = [lexeme.text for lexeme in lexemes if lexeme.kind != "punct"]
+    return any(tuple(words[-len(pause) :]) == pause for pause in _PAUSES)
+
+
+def _ends_on_mark(lexemes: Sequence[Lexeme]) -> bool:
+    """True when the read text ends on a correction mark ("there is a wait" ends on a word)."""
+    last = next((lexeme for lexeme in reversed(lexemes) if lexeme.kind != "punct"), None)
+    return last is not None and last.kind == "mark"
 
 
 def _said_again(drafts: list[Draft]) -> list[Draft]:

@@ -45,8 +45,9 @@ class Item:
 class Unread:
     """Words of a clause the reading did not use, as written; `kind` says why they matter: `word` (not
     understood), `number` (a number that is no amount of anything), `verb` (an action not placed) or
-    `negation` (not, except, ...), or `remark` (a negation that only says how the user feels or why: "i
-    dont want the volatility"; set aside)."""
+    `negation` (not, except, ...), `remark` (a negation that only says how the user feels or why: "i
+    dont want the volatility"; set aside) or `unfinished` (a correction begun at the end and never said:
+    "..., no wait")."""
 
     text: str
     kind: str

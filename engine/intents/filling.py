@@ -4,6 +4,8 @@ the registry says it cannot be done. Amounts are settled in settling.py."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Final
 
 from engine.intents.amounts import Facts
@@ -244,7 +246,25 @@ class Filler(ChainFiller):
             step.pool_id = f"{step.asset}-{others[0]}"  # "lp it with eth": the carried asset and ETH
             return
         if step.action != "lp-add" or step.asset is None:
-            self.outcome.refuse("Name the pool, for example 'the eth/usdc pool', or give the pool's address.")
+            # No pool named: asked, never guessed (a wallet may hold several positions on one chain).
+            answer = self.ask(
+                step,
+                "pool",
+                "pool",
+                f"Which liquidity position on {chain}? Name its two tokens (for example 'the eth/usdc "
+                "pool') or give the pool's address.",
+                [],
+            )
+            if answer is not None:
+                pair = [self.read_asset(part) for part in re.split(r"[/\s,-]+", answer.label) if part]
+                named = [symbol for symbol in pair if symbol is not None]
+                address = re.fullmatch(r"\s*(0x[0-9a-fA-F]{40})\s*", answer.label)
+                if address is not None:
+                    step.pool_id = address.group(1)
+                elif len(named) == 2 and all(canonical_asset(self.universe, chain, s) for s in named):
+                    step.pool_id = f"{named[0]}-{named[1]}"
+                else:
+                    self.unusable(answer, ", which names no pool address nor two tokens listed on that chain")
             return
         choices = [symbol for symbol in self.universe.assets_on(chain) if symbol != step.asset]
         answer = self.ask(

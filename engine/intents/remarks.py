@@ -52,6 +52,7 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             or _told_time_at(lexemes, index)
             or _aside_at(lexemes, index)
             or _source_at(lexemes, index)
+            or _plain_sense_at(lexemes, index)
         )
         if clause is None:
             out.append(lexemes[index])
@@ -214,6 +215,54 @@ def _source_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
     if following is None or following.kind == "number" or following.text in TIME_UNITS:
         return None  # "per 100", "per month": how much, how often
     return index, end
+
+
+# Words of the closed classes that also have an everyday sense, told apart by their neighbours: "i hold
+# some pol" (own), "there is a wait" (a noun), "at the moment" (now), "whatever that may mean" (signify).
+# In those senses they change nothing in the plan; "hold on", "hold the swap", "wait", "no wait", "wait a
+# moment", "i mean 200" keep their meaning and are left for the reader.
+_HOLD: Final = frozenset({"hold", "holds", "holding"})
+_HELD_BY: Final = frozenset(
+    {"i", "we", "he", "she", "they", "you", "u", "to", "also", "currently", "still", "already", "just", "now"}
+)
+_HELD_WHAT: Final = frozenset(
+    {"a", "an", "some", "too", "lots", "plenty", "quite", "much", "many", "mostly", "mainly", "little", "few"}
+)
+_TOO_MUCH: Final = frozenset({"too", "much", "many", "lots", "of", "way", "a", "lot", "plenty"})
+_WAIT_AS_NOUN: Final = frozenset({"a", "the", "short", "long", "any", "some", "little", "small", "bit"})
+_MOMENT_NOW: Final = frozenset({"at", "for"})
+_MEAN: Final = frozenset({"mean", "means", "meant"})
+_MEAN_SIGNIFY: Final = frozenset(
+    {"may", "might", "could", "would", "does", "do", "did", "what", "whatever", "which", "it", "that", "this"}
+    | {"he", "she", "they", "you", "u", "to", "that's", "what's", "it's", "s"}
+)
+
+
+def _plain_sense_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a closed-class word used in its everyday sense (see above), or None."""
+    word = lexemes[index].text
+    before = lexemes[index - 1].text if index > 0 else ""
+    after = lexemes[index + 1] if index + 1 < len(lexemes) else None
+    if lexemes[index].kind not in ("word", "unknown"):
+        return None
+    if word in _HOLD and before in _HELD_BY and after is not None:
+        if after.text in _TOO_MUCH:
+            # "i hold too much eth": why, and its asset is what is held, not a second thing to move.
+            end = index + 1
+            while end < len(lexemes) and lexemes[end].text in _TOO_MUCH:
+                end += 1
+            if end < len(lexemes) and lexemes[end].kind == "asset":
+                return index, end + 1
+        if after.text in _HELD_WHAT or after.kind in ("asset", "number"):
+            return index, index + 1  # "i hold some pol", "to hold a little"
+    if word == "wait" and before in _WAIT_AS_NOUN and index > 1 and lexemes[index - 2].text != "no":
+        return index, index + 1  # "i understand there is a wait", "after a short wait"
+    if word == "moment" and before in ("the", "this") and index > 1:
+        if lexemes[index - 2].text in _MOMENT_NOW:
+            return index - 2, index + 1  # "at the moment": now, which every plan is
+    if word in _MEAN and before in _MEAN_SIGNIFY:
+        return index, index + 1  # "whatever that may mean", "not sure what he means"
+    return None
 
 
 def _spoken(lexemes: Sequence[Lexeme]) -> str:

@@ -140,7 +140,12 @@ class Resolver(Guards):
                 f"I couldn't read {quoted} as part of a transaction, and I won't plan past a number or a "
                 "negation I don't understand. Could you say the request again without it?"
             )
-            if all(item.kind == "verb" for item in unread):
+            if any(item.kind == "unfinished" for item in unread):
+                question = (
+                    "Your message ends on a correction with nothing after it (\"no wait\", \"actually\"). "
+                    "What should change? Send the request again as you want it."
+                )
+            elif all(item.kind == "verb" for item in unread):
                 question = (
                     f"I couldn't place {quoted} in the plan, and I won't leave out an action you named. "
                     "Could you say each action as its own step, in the order to do them?"
