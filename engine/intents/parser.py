@@ -28,6 +28,7 @@ from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
 from engine.intents.message import Message
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
+from engine.intents.picks import picked_steps
 from engine.intents.pointing import point_venues
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
@@ -134,7 +135,13 @@ class IntentParser:
             reading.refusal = scope.waiting(text.wait)
             return reading
         found = prior_request(request.conversation_context, self.lexicon)
-        if found is not None and adds_to(reading.drafts, focused.text):
+        names = frozenset(name.lower() for name in self.universe.protocol_names())
+        picked = picked_steps(found[0], focused.text, names) if found is not None else None
+        if found is not None and picked is not None:
+            # "only the bridge please", "skip the deposit": steps of the plan before, kept or dropped.
+            reading.drafts = picked
+            reading.answers = Answers([*found[1], *pairs])
+        elif found is not None and adds_to(reading.drafts, focused.text):
             prior, prior_pairs = found
             reading.drafts = extended(prior, reading.drafts)
             reading.answers = Answers([*prior_pairs, *pairs])

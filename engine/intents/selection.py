@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-_ORDINALS: Final = {
+ORDINALS: Final = {
     "first": 1,
     "1st": 1,
     "second": 2,
@@ -38,8 +38,8 @@ def selected(items: Sequence[str], words: Sequence[str]) -> list[str] | None:
     leaving = False
     for at, word in enumerate(words):
         previous = words[at - 1] if at > 0 else ""
-        if word in _ORDINALS:
-            picks.append(_ORDINALS[word])
+        if word in ORDINALS:
+            picks.append(ORDINALS[word])
         elif word.isdigit() and (previous in _ITEM_WORDS or (previous == "and" and picks)):
             picks.append(int(word))
         else:
