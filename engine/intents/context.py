@@ -25,6 +25,7 @@ from engine.intents.identifiers import without_identifiers
 from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed
+from engine.intents.purposes import purposes
 from engine.intents.reader import read_clause
 from engine.intents.remarks import remarks
 from engine.intents.shape import is_question, rewrite
@@ -81,7 +82,9 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     lexemes = lexicon.read_text(text)
     lexemes = without_identifiers(lexemes)
     shaped = rewrite(
-        remarks(kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(lexemes))))))))
+        remarks(
+            kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(purposes(lexemes))))))))
+        )
     )
     drafts: list[Draft] = []
     for piece in split_steps(shaped):

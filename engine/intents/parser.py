@@ -117,7 +117,10 @@ class IntentParser:
             reading.refusal = slippage_refusal(slippage)
             return reading
         turns = [turn for _, turn in recent_turns(request.conversation_context)]
-        point_venues(reading.drafts, [*message.context, *turns], self.lexicon)
+        # What "it" may point at: pasted lines, earlier turns, and the user's own remarks ("i don't get how
+        # aave works but put 200 usdc in it").
+        said = [item.text for draft in text.drafts for item in draft.unread if item.kind == "remark"]
+        point_venues(reading.drafts, [*message.context, *turns, *said], self.lexicon)
         if not wallets.wallets:
             reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
             return reading

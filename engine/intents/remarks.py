@@ -47,7 +47,8 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     index = 0
     while index < len(lexemes):
         clause = (
-            _remark_at(lexemes, index)
+            _confusion_at(lexemes, index)
+            or _remark_at(lexemes, index)
             or _idle_condition_at(lexemes, index)
             or _told_time_at(lexemes, index)
             or _aside_at(lexemes, index)
@@ -66,16 +67,22 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     return out
 
 
+def _clause_around(lexemes: Sequence[Lexeme], first: int, after: int) -> tuple[int, int]:
+    """(start, end) of the clause holding lexemes first..after-1: back and on to a break."""
+    start = first
+    while start > 0 and lexemes[start - 1].text not in _BREAKS and lexemes[start - 1].kind != "remark":
+        start -= 1
+    end = after
+    while end < len(lexemes) and lexemes[end].text not in _BREAKS:
+        end += 1
+    return start, end
+
+
 def _remark_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
     """(start, end) of the remark clause whose negation is at `index`, or None."""
     if lexemes[index].text not in NEGATIONS:
         return None
-    start = index
-    while start > 0 and lexemes[start - 1].text not in _BREAKS and lexemes[start - 1].kind != "remark":
-        start -= 1
-    end = index + 1
-    while end < len(lexemes) and lexemes[end].text not in _BREAKS:
-        end += 1
+    start, end = _clause_around(lexemes, index, index + 1)
     content = [one for one in lexemes[index + 1 : end] if one.kind != "punct" and one.text not in FILLER]
     if not content or content[0].text in _BACK or any(one.text in _BACK for one in content[1:3]):
         return None
@@ -85,6 +92,48 @@ def _remark_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
     if any(one.kind in _SLOTS for one in clause):
         return None
     if any(one.text in MEANING_WORDS for at, one in enumerate(clause, start) if at != index):
+        return None
+    return start, end
+
+
+# "i don't really get how aave works, but ...": not understanding a topic, said before an order.
+_GRASP: Final = frozenset({"understand", "get", "know", "grasp", "follow"})
+_DEGREE: Final = frozenset({"really", "fully", "quite", "totally", "even", "entirely", "completely", "100%"})
+# After a verb of knowing, a choice the request leaves open: "how much", "which", "whether", "what to"
+# are the user undecided, not a topic ("how it works", "what slippage is").
+_UNDECIDED_AFTER: Final = frozenset({"much", "many", "to", "which", "whether", "if"})
+_YET_ORDER: Final = frozenset({"but", "anyway", "anyways", "though", "tho", "still", "regardless"})
+
+
+def _confusion_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a clause saying the user does not understand a topic ("i dont really get how aave
+    works", "i'm not sure i understand bridges yet") when an order follows it after "but" or "anyway", or
+    None. The clause may name the topic (a protocol, a token); a choice left open ("i don't know how much",
+    "not sure which chain") is indecision, asked as before."""
+    if lexemes[index].text not in NEGATIONS - {"without", "except", "excluding", "exclude", "nothing"}:
+        return None
+    at = index + 1
+    while at < len(lexemes) and lexemes[at].text in _DEGREE:
+        at += 1
+    if at < len(lexemes) and lexemes[at].text == "sure":
+        at += 1  # "not sure i understand ..."
+        if at < len(lexemes) and lexemes[at].text in ("i", "if"):
+            at += 1 if lexemes[at].text == "i" else 0
+    if at >= len(lexemes) or lexemes[at].text not in _GRASP:
+        return None
+    following = lexemes[at + 1].text if at + 1 < len(lexemes) else ""
+    after = lexemes[at + 2].text if at + 2 < len(lexemes) else ""
+    if following in _UNDECIDED_AFTER or after in _UNDECIDED_AFTER:
+        return None
+    start, end = _clause_around(lexemes, index, at + 1)
+    # Before the verb of knowing nothing may be asked; after it, the topic may name an action ("how
+    # bridges work") or a venue, never a value.
+    if any(one.kind == "verb" for one in lexemes[start:index]):
+        return None
+    if any(one.kind in ("number", "evm", "sol", "ens") for one in lexemes[start:end]):
+        return None
+    rest = [one for one in lexemes[end:] if one.kind != "punct"]
+    if not rest or rest[0].text not in _YET_ORDER or not any(one.kind == "verb" for one in rest):
         return None
     return start, end
 

@@ -1,0 +1,102 @@
+"""What someone else will do with the money, and what the user does not understand yet, are reasons told
+beside the order: set aside, never steps or blocks; a choice left open is still asked."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.intents import RegistryUniverse
+from engine.intents.lexicon import Lexicon
+from engine.intents.purposes import purposes
+from engine.registry import load_registry
+from tests.engine.test_intents_support import EVM_A, parse
+
+PAYEE = "0x8be6d946e252688514bf3538E5ef8265E35A8C0A"
+
+
+def _read(prompt: str, chains: str | tuple[str, ...], last: str) -> list[tuple[object, ...]]:
+    named = (chains,) if isinstance(chains, str) else chains
+    response = parse(prompt, *((EVM_A, chain) for chain in named))
+    if response.intents and last == "protocol":
+        assert "set aside" in response.reasoning
+    return [(i.action, i.asset, i.amount, getattr(i, last)) for i in response.intents]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        (
+            f"pls help me send 100 usdt to my sister {PAYEE} on polygon lah, she need to pay her rent",
+            "polygon",
+            [("transfer", "USDT", Decimal(100), PAYEE)],
+        ),
+        (
+            f"my son needs to buy books so send him 200 usdc at {PAYEE} on base",
+            "base",
+            [("transfer", "USDC", Decimal(200), PAYEE)],
+        ),
+        (
+            f"send 0.1 eth to {PAYEE} on arbitrum because he has to pay gas there",
+            "arbitrum",
+            [("transfer", "ETH", Decimal("0.1"), PAYEE)],
+        ),
+        (
+            f"my mum wants me to send her 50 usdc on base, her address is {PAYEE}",
+            "base",
+            [("transfer", "USDC", Decimal(50), PAYEE)],
+        ),
+        (
+            f"my sister needs to pay 300 usdc to her landlord {PAYEE} on base",
+            "base",
+            [("transfer", "USDC", Decimal(300), PAYEE)],
+        ),
+    ],
+)
+def test_what_someone_else_does_is_no_step(prompt: str, chain: str, expected: list[tuple[object, ...]]) -> None:
+    assert _read(prompt, chain, "recipient") == expected
+
+
+def test_the_users_own_doing_is_never_a_purpose() -> None:
+    lexicon = Lexicon(RegistryUniverse(load_registry()))
+    read = lexicon.read_text("she wants me to send her 50 usdc, then i need to swap 1 eth")
+    assert not any(lexeme.kind == "remark" for lexeme in purposes(read))
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chains", "expected"),
+    [
+        (
+            "i dont really get how aave works but deposit 200 usdc into it on base",
+            ("base",),
+            [("deposit", "USDC", Decimal(200), "aave")],
+        ),
+        (
+            "I'm not sure I understand bridges yet, but bridge 100 usdc from ethereum to base please",
+            ("ethereum", "base"),
+            [("bridge", "USDC", Decimal(100), "across")],
+        ),
+        (
+            "I don't understand slippage at all, anyway swap 0.1 eth to usdc on base",
+            ("base",),
+            [("swap", "ETH", Decimal("0.1"), "uniswap")],
+        ),
+    ],
+)
+def test_not_understanding_a_topic_before_an_order_is_set_aside(
+    prompt: str, chains: tuple[str, ...], expected: list[tuple[object, ...]]
+) -> None:
+    assert _read(prompt, chains, "protocol") == expected
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "i don't know how much to swap but swap eth to usdc on base",
+        "i dont know which chain but bridge 100 usdc from ethereum",
+        "i don't understand it, don't swap 1 eth to usdc on base",
+    ],
+)
+def test_a_choice_left_open_or_a_refusal_still_stops_the_plan(prompt: str) -> None:
+    assert not parse(prompt, (EVM_A, "ethereum"), (EVM_A, "base")).intents
