@@ -24,7 +24,7 @@ from engine.intents.holdings import (
 from engine.intents.identifiers import without_identifiers
 from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.moves import out_of_protocol
-from engine.intents.payouts import distributed
+from engine.intents.payouts import distributed, on_each_chain
 from engine.intents.purposes import purposes
 from engine.intents.reader import read_clause
 from engine.intents.remarks import remarks
@@ -113,7 +113,8 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
                 step
                 for moved in out_of_protocol(draft)
                 for one in into_vault(moved)
-                for step in distributed(one)
+                for paid in distributed(one)
+                for step in on_each_chain(paid)
             )
     if drafts and _unfinished_correction(lexemes) and _ends_on_mark(shaped):
         # "swap 1 eth to usdc, no wait": a correction begun and never said is not the request as it was.

@@ -5,6 +5,7 @@ eth" (the tokens leave from where they are said to be)."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -13,6 +14,31 @@ from engine.intents.universe import AssetUniverse
 
 # Words of a follow-up that repeat the move before it with one thing changed.
 _REPEATING: Final = frozenset({"same", "again", "too", "also", "likewise", "similar"})
+
+
+# "change the chain to arbitrum", "can you switch the amount to 300 pls", "set the token to dai": one slot
+# of the request before, named and given a new value; read as the value said instead.
+_SLOT_CHANGE: Final = re.compile(
+    r"^\s*(?:(?:ok|okay|actually|sorry|hmm|oh|pls|please|can you|could you|can u|u can|and|so|now)[\s,]+)*"
+    r"(?:change|switch|set|update|make|put)\s+(?:the\s+|it\s+)?(?:(?P<chain>chain|network)|amount|token|asset|"
+    r"coin|(?P<payee>address|recipient|destination|payee|wallet))\s+(?:to|into|as|=|:)\s*(?P<value>[^\n]+?)"
+    r"[\s,]*(?:please|pls|plz|thanks|thank you|thx|ty|instead)?[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def said_as_change(text: str) -> str:
+    """A follow-up that names a slot and its new value ("change the chain to arbitrum") as the value said
+    instead ("on arbitrum instead"); any other text unchanged."""
+    match = _SLOT_CHANGE.match(text)
+    if match is None:
+        return text
+    value = match.group("value").strip()
+    if match.group("chain"):
+        return f"on {value} instead"
+    if match.group("payee"):
+        return f"to {value} instead"
+    return f"{value} instead"
 
 
 def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniverse) -> list[Draft]:

@@ -46,7 +46,9 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         elif _a_date(lexemes, at):
             drop.update(range(at, at + 3))  # "15/04", "30-04"
         elif _told_clock(lexemes, at):
-            drop.update(range(at, at + 3))  # "cust confirmed by chat 11:52": when something was said
+            # "cust confirmed by chat 11:52", "verified at 14:02": when something was said or done.
+            told_at = at > 0 and lexemes[at - 1].text in _WAITING_FOR
+            drop.update(range(at - 1 if told_at else at, at + 3))
         elif _YEAR_CODE.fullmatch(lexeme.text):
             drop.add(at)  # "decision 14/2024", read as one number by the lexer
         elif _year_code(lexemes, at):
@@ -101,7 +103,29 @@ def _told_clock(lexemes: Sequence[Lexeme], at: int) -> bool:
     ):
         return False
     before = lexemes[at - 1].text if at > 0 else ""
-    return before not in _WAITING_FOR
+    return before not in _WAITING_FOR or _told_before(lexemes, at - 1)
+
+
+# Where a clause ends, looking back from a clock time.
+_CLAUSE_BREAKS: Final = frozenset({",", ";", ".", "!", "?", "|", "(", ")", "-", "—"})
+
+
+def _told_before(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """True when the clause before `at` tells something done ("verified cust via 2FA at 14:02", "confirmed
+    by phone at 9:30"): a past participle and no verb to do anything, so the time is when it was done."""
+    back = at - 1
+    told = False
+    while back >= 0 and lexemes[back].text not in _CLAUSE_BREAKS and lexemes[back].kind != "mark":
+        lexeme = lexemes[back]
+        if lexeme.kind == "verb":
+            return False
+        if lexeme.kind == "past" or (lexeme.kind in ("unknown", "word") and _PARTICIPLE.fullmatch(lexeme.text)):
+            told = True
+        back -= 1
+    return told
+
+
+_PARTICIPLE: Final = re.compile(r"[a-z]{3,}ed")
 
 
 def _year_code(lexemes: Sequence[Lexeme], at: int) -> bool:

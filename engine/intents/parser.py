@@ -23,7 +23,7 @@ from engine.intents.context import (
     recent_turns,
 )
 from engine.intents.drafts import AmountSpec, Draft
-from engine.intents.follow_ups import apply_follow_up
+from engine.intents.follow_ups import apply_follow_up, said_as_change
 from engine.intents.grounding import ground
 from engine.intents.lexicon import Lexicon
 from engine.intents.message import Message
@@ -107,7 +107,7 @@ class IntentParser:
         prompt, slippage = stated_slippage(prompt)
         wallets = WalletContext(request.wallets, self.universe)
         message, focused = read_message(prompt, self.lexicon)
-        text = read_text(focused.text, self.lexicon)
+        text = read_text(said_as_change(focused.text), self.lexicon)
         if focused.question is not None:
             text.question = focused.question
         message.set_aside_sentences = focused.set_aside

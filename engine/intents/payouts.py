@@ -5,6 +5,7 @@ amount stays as it is, and the resolver refuses it (it cannot tell who gets what
 from __future__ import annotations
 
 import copy
+import re
 from decimal import localcontext
 from typing import Final
 
@@ -61,3 +62,41 @@ def _even_share(amount: AmountSpec, ways: int) -> AmountSpec | None:
             return None
     written = f"{amount.written or amount.value} / {ways}"
     return AmountSpec("exact", tidy(share.normalize()), written)
+
+
+# One step said for each of several chains, the word for "each" beside the chains: "on base and on
+# arbitrum too", "on both base and arbitrum", "each on base and optimism", "on base and arbitrum as well".
+# Chains told about ("i have stuff on polygon and base both", "i also have eth on arbitrum") are not.
+_EACH_CHAIN: Final = re.compile(
+    r"\b(?:on both|both on|each on|on each of) (?P<a>\w+),?(?: and)? (?:on )?(?P<b>\w+)\b"
+    r"|\bon (?P<c>\w+),?(?: and)? (?:on |also on )?(?P<d>\w+),? (?:too|as well|each|both)\b"
+)
+_TOLD: Final = frozenset({"have", "has", "got", "hold", "holding", "own", "stuff", "funds", "money", "is", "are"})
+_ONE_CHAIN_ACTIONS: Final = frozenset(
+    {"deposit", "withdraw", "swap", "stake", "unstake", "borrow", "repay", "claim", "transfer", "approve"}
+)
+
+
+def on_each_chain(draft: Draft) -> list[Draft]:
+    """One draft per chain when a one-chain step names two chains and says it is for each of them (see
+    above); otherwise the draft alone (several chains with no such words are asked which is meant)."""
+    chains = list(dict.fromkeys(chain for chain in (draft.on_chain, *draft.bare_chains) if chain))
+    text = " ".join(draft.text.lower().split())
+    match = _EACH_CHAIN.search(text)
+    if (
+        len(chains) != 2
+        or match is None
+        or draft.action not in _ONE_CHAIN_ACTIONS
+        or draft.from_chain is not None
+        or draft.to_chain is not None
+        or set(text[: match.start()].split()[-4:]) & _TOLD
+        or (draft.action == "transfer" and not draft.addresses)
+    ):
+        return [draft]
+    copies: list[Draft] = []
+    for chain in chains:
+        one = copy.deepcopy(draft)
+        one.on_chain, one.bare_chains = chain, []
+        one.unread = [item for item in one.unread if item.text not in ("too", "both", "each", "as well")]
+        copies.append(one)
+    return copies

@@ -54,6 +54,7 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             or _aside_at(lexemes, index)
             or _source_at(lexemes, index)
             or _plain_sense_at(lexemes, index)
+            or _instead_of_at(lexemes, index)
         )
         if clause is None:
             out.append(lexemes[index])
@@ -312,6 +313,19 @@ def _plain_sense_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | 
     if word in _MEAN and before in _MEAN_SIGNIFY:
         return index, index + 1  # "whatever that may mean", "not sure what he means"
     return None
+
+
+def _instead_of_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of "instead of 1" (with its token) after a number said first ("do 2 eth instead of 1",
+    "swap 2 eth to usdc instead of 1"): the value it replaces, which is only what the user did not mean."""
+    if lexemes[index].text != "instead" or index + 2 >= len(lexemes) or lexemes[index + 1].text != "of":
+        return None
+    if lexemes[index + 2].kind != "number" or not any(one.kind == "number" for one in lexemes[:index]):
+        return None
+    end = index + 3
+    if end < len(lexemes) and lexemes[end].kind == "asset":
+        end += 1
+    return index, end
 
 
 def _spoken(lexemes: Sequence[Lexeme]) -> str:

@@ -100,3 +100,57 @@ def test_not_understanding_a_topic_before_an_order_is_set_aside(
 )
 def test_a_choice_left_open_or_a_refusal_still_stops_the_plan(prompt: str) -> None:
     assert not parse(prompt, (EVM_A, "ethereum"), (EVM_A, "base")).intents
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "deposit 100 usdc into aave on base and on arbitrum too",
+        "deposit 100 usdc into aave on both base and arbitrum",
+        "deposit 100 usdc into aave on base and arbitrum as well",
+    ],
+)
+def test_one_step_said_for_each_of_several_chains_is_one_step_each(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"), (EVM_A, "arbitrum"))
+    assert [(i.action, i.chain, i.amount) for i in response.intents] == [
+        ("deposit", "base", Decimal(100)),
+        ("deposit", "arbitrum", Decimal(100)),
+    ]
+
+
+def test_several_chains_with_no_word_for_each_are_not_planned_twice() -> None:
+    response = parse("swap 1 eth to usdc on base, i also have eth on arbitrum", (EVM_A, "base"), (EVM_A, "arbitrum"))
+    assert len(response.intents) <= 1
+
+
+@pytest.mark.parametrize(
+    ("prompt", "context", "expected"),
+    [
+        ("change the chain to arbitrum", "User: swap 1 eth to usdc on base", ("swap", "arbitrum", Decimal(1))),
+        ("can you change the amount to 3 pls", "User: swap 1 eth to usdc on base", ("swap", "base", Decimal(3))),
+        ("actually do 2 eth instead of 1", "User: swap 1 eth to usdc on base", ("swap", "base", Decimal(2))),
+        ("swap 2 eth to usdc on base instead of 1", "", ("swap", "base", Decimal(2))),
+        (
+            "withdraw all my DAI from Spark, verified cust via 2FA at 14:02",
+            "",
+            ("withdraw", "ethereum", "max"),
+        ),
+    ],
+)
+def test_a_slot_changed_by_name_a_replaced_value_and_a_told_time(
+    prompt: str, context: str, expected: tuple[object, ...]
+) -> None:
+    response = parse(
+        prompt, (EVM_A, "ethereum"), (EVM_A, "base"), (EVM_A, "arbitrum"), conversation_context=context or None
+    )
+    assert [(i.action, i.chain, i.amount) for i in response.intents] == [expected]
+
+
+def test_chains_told_about_are_no_step_on_each() -> None:
+    response = parse(
+        "I'd like to deposit into Aave, 200 USDC. Which chain am I even on? I think I have stuff on Polygon "
+        "and Base both.",
+        (EVM_A, "polygon"),
+        (EVM_A, "base"),
+    )
+    assert not response.intents
