@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.intents.lexicon import Lexeme
+from engine.intents.wording import CHAT_FILLER
 
 # Words that may stand between "not" and the name it rules out ("not the bridged USDC.e").
 _BETWEEN: Final = frozenset(
@@ -23,9 +24,12 @@ def excluded(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]] 
     word = lexemes[index].text
     following = lexemes[index + 1] if index + 1 < len(lexemes) else None
     if word == "or" and following is not None and following.text == "not":
-        after = lexemes[index + 2] if index + 2 < len(lexemes) else None
+        end = index + 2
+        while end < len(lexemes) and lexemes[end].text in CHAT_FILLER:
+            end += 1  # "... or not lah", "or not po"
+        after = lexemes[end] if end < len(lexemes) else None
         if after is None or (after.kind == "punct" and after.text in ("?", ".", "!")):
-            return 2, []  # "can you swap 1 eth or not?": a yes/no question's tag
+            return end - index, []  # "can you swap 1 eth or not?": a yes/no question's tag
         return None
     start = index + 1
     if word == "do" and following is not None and following.text in _NOTS:

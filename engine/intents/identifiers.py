@@ -53,6 +53,8 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             drop.add(at)  # "decision 14/2024", read as one number by the lexer
         elif _year_code(lexemes, at):
             drop.update(range(at, at + 3))  # "Resolution 2024-07"
+        elif (age := _an_age(lexemes, at)) is not None:
+            drop.update(range(*age))  # "my mum is 68 and ...", "I am 74", "he's 12 years old"
         elif _heading_number(lexemes, at):
             drop.add(at)  # "Diversification step 1: ...", "(phase 1)", "Budget line 3.2 (Q3 ...)"
     return [lexeme for at, lexeme in enumerate(lexemes) if at not in drop]
@@ -186,3 +188,36 @@ def _a_date(lexemes: Sequence[Lexeme], at: int) -> bool:
         and 1 <= b <= 31
         and len(second.text) == 2
     )
+
+
+# Words of a person's age: "68 years old", "aged 74", "my mum is 68", "i'm 74 and ...", "he turns 12".
+_YEARS: Final = frozenset({"years", "year", "yrs", "yr", "yo", "y/o"})
+_AGE_VERBS: Final = frozenset({"am", "is", "'s", "s", "turned", "turning", "turns", "aged", "age", "i'm", "im"})
+_PERSONS: Final = frozenset({"i", "he", "she", "i'm", "im", "he's", "she's", "hes", "shes"})
+_POSSESSIVES: Final = frozenset({"my", "his", "her", "our", "their"})
+_AFTER_AGE: Final = frozenset({"and", "now", "this", "next", "so", "but", "already", "soon"})
+
+
+def _an_age(lexemes: Sequence[Lexeme], at: int) -> tuple[int, int] | None:
+    """(start, end) of a person's age told around the request, or None. Only a whole number a person can
+    be, said with years, or after a verb of being whose subject is a person ("she", "my mum")."""
+    value = lexemes[at].token.value if lexemes[at].token is not None else None
+    if value is None or value != int(value) or not 1 <= value <= 120:
+        return None
+    following = lexemes[at + 1] if at + 1 < len(lexemes) else None
+    if following is not None and following.text in _YEARS:
+        end = at + 2
+        if end < len(lexemes) and lexemes[end].text == "old":
+            end += 1
+        return at, end
+    before = lexemes[at - 1].text if at > 0 else ""
+    if before not in _AGE_VERBS:
+        return None
+    if before in ("aged", "age"):
+        return at, at + 1
+    subject = lexemes[at - 2].text if at > 1 else ""
+    person = subject in _PERSONS or before in ("i'm", "im") or (
+        at > 2 and lexemes[at - 3].text in _POSSESSIVES and lexemes[at - 2].kind in ("word", "unknown")
+    )
+    ends = following is None or following.kind == "punct" or following.text in _AFTER_AGE
+    return (at, at + 1) if person and ends else None

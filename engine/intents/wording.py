@@ -20,6 +20,7 @@ CHAT_FILLER: Final[frozenset[str]] = frozenset(
     bro bruh fam ser sir mate dude man guys anon frens fren lol lmao haha hah rofl omg lmk asap
     so um uh umm hmm well just maybe perhaps probably basically literally really kinda
     u ur wanna gonna gotta
+    lah leh lor meh hor sia abeg po naman ba ya na
     """.split()  # noqa: SIM905 - a word list reads and diffs better as text
 )
 

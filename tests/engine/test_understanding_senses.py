@@ -90,3 +90,27 @@ def test_a_correction_begun_and_never_said_is_asked(prompt: str) -> None:
 def test_a_correction_word_said_last_after_a_value_is_an_afterthought() -> None:
     response = parse("put like a grand into aave on base usdc i mean", (EVM_A, "base"))
     assert [(i.action, i.asset, i.amount) for i in response.intents] == [("deposit", "USDC", Decimal(1000))]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        (
+            f"my mum is 68 and wants to send 200 usdc to my brother {PAYEE} on base",
+            "base",
+            ("transfer", "USDC", Decimal(200)),
+        ),
+        ("I am 74. Please stake 3 eth with lido", "ethereum", ("stake", "ETH", Decimal(3))),
+        (f"my son is 12 years old, send 20 usdc to {PAYEE} on base", "base", ("transfer", "USDC", Decimal(20))),
+        ("can help me swap 100 usdc to eth on base or not lah", "base", ("swap", "USDC", Decimal(100))),
+        ("swap 100 usdc to eth on base ok na", "base", ("swap", "USDC", Decimal(100))),
+    ],
+)
+def test_an_age_and_a_chat_particle_are_no_values(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
+
+
+def test_a_number_after_being_that_is_no_persons_age_is_still_read() -> None:
+    response = parse("swap it, the amount is 5", (EVM_A, "base"))
+    assert not response.intents
