@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.intents.lexicon import Lexeme
+from engine.intents.wording import CONDITION_WORDS, TIME_UNITS, TIME_WORDS
 
 _PEOPLE: Final = frozenset({"he", "she", "they", "hes", "shes"})
 _WHOSE: Final = frozenset({"my", "his", "her", "our", "their", "the", "your", "me"})
@@ -41,6 +42,10 @@ def purposes(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     inside = {at for start, end in spans for at in range(start, end)}
     if not any(lexeme.kind == "verb" and at not in inside for at, lexeme in enumerate(lexemes)):
         return list(lexemes)  # nothing else is asked for: left for the reader
+    return _as_remarks(lexemes, spans)
+
+
+def _as_remarks(lexemes: Sequence[Lexeme], spans: Sequence[tuple[int, int]]) -> list[Lexeme]:
     out: list[Lexeme] = []
     starts = {start: end for start, end in spans}
     at = 0
@@ -90,3 +95,54 @@ def _doer(lexemes: Sequence[Lexeme], at: int) -> int | None:
             return None
         return at - 1
     return None
+
+
+# What the user (or someone else) will do themselves later, told beside the request: "if it lands i'll send
+# the rest later", "we will claim the ETH once it is finalised", "he said he'd send it later". A clause
+# whose subject says a future of its own ("i'll", "we will", "he'd", "i'm going to") and which names a time
+# or a condition is their plan, not a step of this one, nor a time this plan waits for; it is set aside,
+# with an "if ..." clause it hangs on, when the message asks for something else in words of its own. "I'll
+# send 5 usdc to bob" names no time: it is the request, and is read as one.
+_FUTURE_ONE: Final = frozenset({"i'll", "ill", "we'll", "he'll", "she'll", "they'll", "he'd", "she'd", "they'd"})
+_FUTURE_TWO: Final = {
+    ("i", "will"), ("we", "will"), ("he", "will"), ("she", "will"), ("they", "will"), ("i", "shall"),
+    ("we", "shall"),
+}
+_GOING: Final = frozenset({"i'm", "im", "we're", "were"})
+_LATER: Final = TIME_WORDS | CONDITION_WORDS | TIME_UNITS | {"next", "eventually", "afterwards"}
+_SENTENCE_ENDS: Final = frozenset({".", "!", "?", ";", "\n"})
+
+
+def later_plans(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """`lexemes` with each clause telling what someone will do later made one `remark` (see above)."""
+    spans = [span for at in range(len(lexemes)) if (span := _later_at(lexemes, at)) is not None]
+    if not spans:
+        return list(lexemes)
+    inside = {at for start, end in spans for at in range(start, end)}
+    outside = {lexeme.kind for at, lexeme in enumerate(lexemes) if at not in inside}
+    if "verb" not in outside and not {"number", "asset"} <= outside:
+        return list(lexemes)  # nothing else is asked for: left for the reader
+    return _as_remarks(lexemes, spans)
+
+
+def _later_at(lexemes: Sequence[Lexeme], at: int) -> tuple[int, int] | None:
+    word = lexemes[at].text
+    pair = (word, lexemes[at + 1].text if at + 1 < len(lexemes) else "")
+    going = word in _GOING and tuple(one.text for one in lexemes[at + 1 : at + 3]) == ("going", "to")
+    if word not in _FUTURE_ONE and pair not in _FUTURE_TWO and not going:
+        return None
+    end = at + 1
+    while end < len(lexemes) and lexemes[end].text not in _SENTENCE_ENDS | {",", "but"}:
+        end += 1
+    if not any(one.text in _LATER for one in lexemes[at:end]):
+        return None
+    start = at
+    back = at - 1
+    while back >= 0 and lexemes[back].text not in _SENTENCE_ENDS and lexemes[back].kind != "mark":
+        back -= 1
+    opening = back + 1
+    if opening < at and lexemes[opening].text in CONDITION_WORDS | {"after"}:
+        start = opening  # "if it lands i'll send the rest later"
+    elif at > 0 and lexemes[at - 1].text in ("said", "says", "told"):
+        start = at - 1 if at < 2 or lexemes[at - 2].text in _SENTENCE_ENDS | {","} else at - 2
+    return start, end

@@ -154,3 +154,30 @@ def test_chains_told_about_are_no_step_on_each() -> None:
         (EVM_A, "base"),
     )
     assert not response.intents
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        (
+            f"just a test: 0.01 eth to {PAYEE} on arbitrum. if it lands i'll send the rest later",
+            "arbitrum",
+            [("transfer", "ETH", Decimal("0.01"), PAYEE)],
+        ),
+        (
+            "swap 1 eth to usdc on base, I'm going to stake the rest next week",
+            "base",
+            [("swap", "ETH", Decimal(1), None)],
+        ),
+        (f"I'll send 5 usdc to {PAYEE} on base", "base", [("transfer", "USDC", Decimal(5), PAYEE)]),
+    ],
+)
+def test_what_someone_will_do_later_is_their_plan_not_this_one(
+    prompt: str, chain: str, expected: list[tuple[object, ...]]
+) -> None:
+    assert _read(prompt, chain, "recipient") == expected
+
+
+def test_a_request_said_in_the_future_with_a_time_still_waits() -> None:
+    response = parse("I'll swap 1 eth to usdc on base tomorrow", (EVM_A, "base"))
+    assert not response.intents and "later time" in response.reasoning
