@@ -1,0 +1,37 @@
+"""An action named by its noun after a light verb is that action; a noun beside another verb stays a noun."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.engine.test_intents_support import EVM_A, parse
+
+PAYEE = "0xCEf688b0F32561a0a562aDBA566C337AAf42bD77"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        ("please submit a Lido withdrawal request for 10 stETH", "ethereum", ("unstake", "stETH", Decimal(10))),
+        ("initiate a withdrawal of 2000 usdc from aave on polygon", "polygon", ("withdraw", "USDC", Decimal(2000))),
+        ("can i get a loan of 1000 usdc from aave on base", "base", ("borrow", "USDC", Decimal(1000))),
+        ("make a repayment of 500 dai to aave on arbitrum", "arbitrum", ("repay", "DAI", Decimal(500))),
+        (f"please process a transfer of 1,000 USDT to {PAYEE} on arbitrum", "arbitrum", ("transfer", "USDT", Decimal(1000))),
+        ("do a conversion of 1 eth into usdc on base", "base", ("swap", "ETH", Decimal(1))),
+    ],
+)
+def test_an_action_named_by_its_noun(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
+
+
+def test_a_loan_is_never_a_purchase() -> None:
+    response = parse("get a loan of 1000 usdc from aave on base", (EVM_A, "base"))
+    assert all(intent.action != "swap" for intent in response.intents)
+
+
+def test_a_noun_beside_another_verb_stays_a_noun() -> None:
+    response = parse("claim my lido withdrawal", (EVM_A, "ethereum"))
+    assert [(i.action, i.protocol) for i in response.intents] == [("claim", "lido")]
