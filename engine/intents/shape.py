@@ -136,7 +136,7 @@ def _wished_done(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:
 def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     """The lexemes with links and corrections replaced by marks, politeness phrases dropped, and a past
     form a wish asks for read as its verb."""
-    lexemes = _restated([_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)])
+    lexemes = _all_of_it(_restated([_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)]))
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):
@@ -473,3 +473,20 @@ def _correction_follows(lexemes: Sequence[Lexeme], index: int) -> bool:
     return following.kind == "number" or any(
         _texts(lexemes, index, len(phrase)) == phrase for phrase in _starting(_CORRECTIONS, lexemes, index)
     )
+
+
+_POINTERS: Final = frozenset({"it", "them", "that", "those", "this", "these"})
+
+
+def _all_of_it(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "swap it all to usdc", "send them all": the whole of what the pronoun points at, said as "all of
+    it", so "all" never falls on the token named after it (the swap's target)."""
+    out = list(lexemes)
+    at = 0
+    while at < len(out) - 1:
+        if out[at].text in _POINTERS and out[at].kind == "word" and out[at + 1].text == "all":
+            out[at : at + 2] = [out[at + 1], Lexeme("word", "of"), out[at]]
+            at += 3
+            continue
+        at += 1
+    return out

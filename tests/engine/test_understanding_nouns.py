@@ -35,3 +35,18 @@ def test_a_loan_is_never_a_purchase() -> None:
 def test_a_noun_beside_another_verb_stays_a_noun() -> None:
     response = parse("claim my lido withdrawal", (EVM_A, "ethereum"))
     assert [(i.action, i.protocol) for i in response.intents] == [("claim", "lido")]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "bridge 0.3 eth from arb to base then swap it all to usdc",
+        "bridge 0.3 eth from arbitrum to base and swap them all to usdc there",
+    ],
+)
+def test_it_all_is_the_whole_of_what_it_points_at_never_the_target(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "arbitrum"), (EVM_A, "base"))
+    assert [(i.action, i.asset, i.to_asset, i.amount) for i in response.intents] == [
+        ("bridge", "ETH", None, Decimal("0.3")),
+        ("swap", "ETH", "USDC", "chained"),
+    ]
