@@ -145,7 +145,8 @@ class AmountReading(ClauseState):
         if following is not None and following.text in SCALES and not token.scaled and not chat:
             value *= SCALES[following.text]
             used = 1
-        if following is not None and following.text == "x":
+        if following is not None and following.text == "x" and value > 1:
+            # "10x long" is leverage; "0x" is how an address starts, never a multiple.
             self.draft.unsupported = UNSUPPORTED["leverage"]
             self.used.add(index + 1)
         spelled = " ".join(self.lexemes[i].text for i in range(index, index + 1 + used))

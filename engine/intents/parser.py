@@ -7,11 +7,11 @@ reported as needs (Outcome.balance_needs / price_needs) for the orchestrator to 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
-from engine.intents import scope
+from engine.intents import keys, scope
 from engine.intents.amounts import Facts, Share, address_key, describe_share
 from engine.intents.clarify import Answers, split_answers
 from engine.intents.context import (
@@ -25,6 +25,7 @@ from engine.intents.context import (
 from engine.intents.drafts import AmountSpec, Draft
 from engine.intents.follow_ups import apply_follow_up, said_as_change
 from engine.intents.grounding import ground
+from engine.intents.keys import holds_secret
 from engine.intents.lexicon import Lexicon
 from engine.intents.message import Message
 from engine.intents.models import Intent, IntentRequest, IntentResponse, fields_of
@@ -33,7 +34,7 @@ from engine.intents.pointing import point_venues
 from engine.intents.prose import reasoning, suggested_name
 from engine.intents.resolver import Resolver
 from engine.intents.sentences import read_message
-from engine.intents.slippage import Slippage, stated_slippage
+from engine.intents.slippage import Slippage, stated_slippage, without_shortened
 from engine.intents.slippage import refusal as slippage_refusal
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import Carry, Outcome, Step
@@ -53,6 +54,8 @@ class Reading:
     message: Message | None = None
     # The slippage the request states, which every swap it plans carries.
     slippage: Slippage | None = None
+    # Addresses written shortened ("0x12ab...9f3e"): never a payee; the full address is asked for.
+    shortened: list[str] = field(default_factory=list)
 
 
 def facts_from_request(request: IntentRequest) -> Facts:
@@ -105,6 +108,8 @@ class IntentParser:
         prompt, pairs = split_answers(request.prompt)
         prompt = chat_text(respelled(prompt, pairs))
         prompt, slippage = stated_slippage(prompt)
+        prompt, shortened = without_shortened(prompt)
+        secret = holds_secret(prompt)
         wallets = WalletContext(request.wallets, self.universe)
         message, focused = read_message(prompt, self.lexicon)
         text = read_text(said_as_change(focused.text), self.lexicon)
@@ -113,6 +118,7 @@ class IntentParser:
         message.set_aside_sentences = focused.set_aside
         reading = Reading(drafts=text.drafts, answers=Answers(pairs), wallets=wallets, message=message)
         reading.slippage = slippage
+        reading.shortened = shortened
         if slippage is not None and slippage.bps is None:
             reading.refusal = slippage_refusal(slippage)
             return reading
@@ -121,6 +127,9 @@ class IntentParser:
         # aave works but put 200 usdc in it").
         said = [item.text for draft in text.drafts for item in draft.unread if item.kind == "remark"]
         point_venues(reading.drafts, [*message.context, *turns, *said], self.lexicon)
+        if secret:
+            reading.refusal = keys.refusal()
+            return reading
         if not wallets.wallets:
             reading.refusal = "None of the request's wallets is on a chain I know, so I can't plan anything."
             return reading
@@ -192,6 +201,10 @@ class IntentParser:
         )
         if reading.slippage is not None:
             _bound_swaps(outcome, reading.slippage)
+        for short in reading.shortened:
+            outcome.notes.insert(
+                0, f'"{short}" is a shortened address: I never guess the rest of it, so send the full address.'
+            )
         if reading.message is not None and reading.message.set_aside_sentences:
             quoted = "; ".join(f'"{text}"' for text in reading.message.set_aside_sentences)
             outcome.notes.insert(0, f"I set aside {quoted}: nothing in it asks for a transaction.")

@@ -1,4 +1,6 @@
-"""Slippage the user states: "with max 0.5% slippage", "slippage 30 bps", "slippage=0.3%", "ensure
+"""Figures of a request that are never amounts: slippage the user states and shortened addresses.
+
+Slippage the user states: "with max 0.5% slippage", "slippage 30 bps", "slippage=0.3%", "ensure
 slippage does not exceed 0.10%".
 
 A stated tolerance is a bound the user sets on what a swap may lose, so it is read, never set aside: every
@@ -71,3 +73,15 @@ def refusal(slippage: Slippage) -> str:
         f"0.01% and {most}% of its quote. Say a tolerance in that range, or leave it out for the "
         "default."
     )
+
+
+# An address shortened as explorers and chats show it ("0x12ab...9f3e", "0x41f7…9B23"): a payee nobody can
+# complete. Read here, with the other figures of the text that are never amounts.
+_SHORTENED: Final = re.compile(r"\b0x[0-9a-fA-F]{2,12}(?:\.{2,4}|\u2026|\*{2,})[0-9a-fA-F]{2,12}\b")
+
+
+def without_shortened(text: str) -> tuple[str, list[str]]:
+    """`text` without the shortened addresses it holds, and those addresses as written. Their place is
+    left empty, so the recipient is asked for, never completed from a guess."""
+    found = [match.group(0) for match in _SHORTENED.finditer(text)]
+    return (_SHORTENED.sub(" ", text), found) if found else (text, [])

@@ -78,3 +78,19 @@ def test_any_stated_basis_points_are_kept_exactly_or_refused(bps: int) -> None:
     _, said = stated_slippage(f"swap 1 eth to usdc, slippage {bps} bps")
     assert said is not None
     assert said.bps == (bps if bps <= MAX_SLIPPAGE_BPS else None)
+
+
+@pytest.mark.parametrize(
+    "prompt", ["send 100 USDC to 0x12ab...9f3e please. on base", "send 1 eth 0x9D59\u20261f5c on base"]
+)
+def test_a_shortened_address_is_never_a_payee_and_the_full_one_is_asked(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "base"))
+    assert not response.intents
+    assert [c.kind for c in response.clarifications] == ["recipient"]
+    assert "shortened address" in response.reasoning
+
+
+def test_an_address_prefix_is_no_leverage() -> None:
+    response = parse("my cousin says his address starts with 0x, send him 5 usdc on base", (EVM_A, "base"))
+    assert "leverage" not in response.reasoning
+    assert not response.intents
