@@ -25,6 +25,7 @@ from engine.intents.identifiers import without_identifiers
 from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.moves import out_of_protocol
 from engine.intents.payouts import distributed, on_each_chain
+from engine.intents.arrows import arrow_steps
 from engine.intents.nouns import action_nouns
 from engine.intents.purposes import later_plans, purposes
 from engine.intents.reader import read_clause
@@ -84,7 +85,7 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     lexemes = without_identifiers(lexemes)
     shaped = rewrite(
         remarks(
-            kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(purposes(later_plans(action_nouns(lexemes))))))))))
+            kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(purposes(later_plans(action_nouns(arrow_steps(lexemes)))))))))))
         )
     )
     drafts: list[Draft] = []

@@ -18,6 +18,7 @@ from engine.intents.questions import doing
 from engine.intents.settling import Settler
 from engine.intents.steps import ASSET_ACTIONS, CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Outcome, Step
 from engine.intents.universe import canonical_asset
+from engine.intents.vocabulary import SERVED_ASSETS
 from engine.intents.wallets import WalletContext
 
 # Routing defaults (brief): USDC to or from Solana goes over CCTP; every other bridge defaults to Across,
@@ -28,10 +29,6 @@ EVM_BRIDGE_PROTOCOL: Final = "across"
 # Protocols that take one token for an action, as the planner plans them (engine/planner/staking.py):
 # Lido stakes ether (submit() is payable) and its withdrawal queue takes stETH ("unstake my eth" names
 # the staked ether as stETH).
-_SERVED_ASSETS: Final[dict[tuple[str, str], frozenset[str]]] = {
-    ("lido", "stake"): frozenset({"ETH"}),
-    ("lido", "unstake"): frozenset({"stETH", "ETH"}),
-}
 
 
 class Filler(ChainFiller):
@@ -92,6 +89,9 @@ class Filler(ChainFiller):
         assert chain is not None
         if step.asset is None and step.vault_address is not None:
             step.asset = self.universe.vault_underlying(chain, step.vault_address)
+        served = SERVED_ASSETS.get((step.protocol or "", step.action))
+        if step.asset is None and served is not None and len(served) == 1:
+            step.asset = next(iter(served))  # "stake 2 with lido": Lido stakes ETH and nothing else
         if step.asset is None and step.action in ASSET_ACTIONS:
             choices = [symbol for symbol in self.universe.assets_on(chain) if symbol != step.to_asset]
             answer = self.ask(
@@ -121,7 +121,7 @@ class Filler(ChainFiller):
 
     def fill_served_asset(self, step: Step) -> None:
         """A protocol that takes one token for an action refuses any other ("stake usdc with lido")."""
-        served = _SERVED_ASSETS.get((step.protocol or "", step.action))
+        served = SERVED_ASSETS.get((step.protocol or "", step.action))
         if served is not None and step.asset is not None and step.asset not in served:
             names = " or ".join(sorted(served))
             self.outcome.refuse(f"{step.protocol} takes only {names} to {step.action}, not {step.asset}.")

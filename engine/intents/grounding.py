@@ -29,6 +29,7 @@ from engine.intents.sentences import read_message
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS
 from engine.intents.universe import AssetUniverse
+from engine.intents.vocabulary import SERVED_ASSETS
 
 # Bridges route by default (docs/decisions.md): USDC to or from Solana over CCTP, everything else Across.
 BRIDGE_DEFAULTS: Final = frozenset({"across", "cctp"})
@@ -201,6 +202,8 @@ class _Check:
             return True
         if any(asset in (before.asset, before.to_asset) for before in earlier):
             return True  # what an earlier step hands on ("bridge it, then deposit it")
+        if SERVED_ASSETS.get((intent.protocol or "", intent.action)) == frozenset({asset}):
+            return True  # "stake 2 with lido": the one token the protocol takes for it
         vault = intent.vault_address
         return (
             vault is not None and chain is not None and self.universe.vault_underlying(chain, vault) == asset
