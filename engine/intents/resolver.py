@@ -11,13 +11,13 @@ from typing import Final
 
 from engine.intents import scope
 from engine.intents.amounts import Facts
+from engine.intents.asides import read_fully
 from engine.intents.clarify import Answers
 from engine.intents.drafts import CHAINED, MAX, AmountSpec, Draft, Item
 from engine.intents.filling import Filler
 from engine.intents.guards import PAIR_ACTIONS as _PAIR_ACTIONS
 from engine.intents.guards import Guards
 from engine.intents.lexicon import Lexicon
-from engine.intents.meaning import meaning_words
 from engine.intents.spelling import near_names, token_question, venue_question
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS, Carry, Outcome, Step
 from engine.intents.wallets import WalletContext
@@ -35,8 +35,6 @@ _EQUIVALENT_ACTIONS: Final[dict[str, str]] = {
 }
 
 
-# The option of the unread-words question that says "plan without them".
-_IGNORE: Final = "ignore"
 
 # Actions that never take the previous step's protocol (a deposit's aave carries on to a borrow, but not
 # to a bridge or a swap).
@@ -52,10 +50,12 @@ class Resolver(Guards):
         self.outcome = Outcome()
         self.filler = Filler(lexicon, wallets, answers, facts, self.outcome)
         self._onward: str | None = None
+        # Someone else's address said with a swap or a stake: what it makes is sent there next.
+        self._pay_after: str | None = None
 
     def run(self, drafts: Sequence[Draft], carry: Carry | None = None) -> Outcome:
         """Resolve every draft in order; stops at the first refusal."""
-        if not self._read_fully(drafts):
+        if not read_fully(drafts, self.outcome, self.filler):
             return self.outcome
         previous: Step | None = None
         index = 0
@@ -72,14 +72,9 @@ class Resolver(Guards):
                 if landed is not None and before is not None:
                     # "take 20k usdt off aave op and park it in aave arb": what the step before gives lands
                     # on another chain than this step runs on, so it is bridged there first.
-                    bridged = Draft(text=f"bridge it to {landed}", action="bridge", to_chain=landed)
-                    bridged.pronoun = True
-                    bridge = self._build(index, bridged, Item(None, None))
-                    self._connect(bridge, bridged, Item(None, None), before, None)
-                    self.filler.fill(bridge, bridged)
-                    if self.outcome.refusal is not None:
+                    bridge = self._then(Draft(text="bridge it", action="bridge", to_chain=landed), index, before)
+                    if bridge is None:
                         return self.outcome
-                    self.outcome.steps.append(bridge)
                     before = previous = bridge
                     index += 1
                     step = self._build(index, draft, item)
@@ -91,80 +86,35 @@ class Resolver(Guards):
                 self.outcome.steps.append(step)
                 previous = step
                 index += 1
-                if self._onward is not None:
-                    onward = Draft(
-                        text=f"bridge it to {self._onward}", action="bridge", to_chain=self._onward
-                    )
-                    onward.pronoun, self._onward = True, None
-                    bridge = self._build(index, onward, Item(None, None))
-                    self._connect(bridge, onward, Item(None, None), previous, None)
-                    self.filler.fill(bridge, onward)
-                    if self.outcome.refusal is not None:
+                for follow in self._follows():
+                    added = self._then(follow, index, previous)
+                    if added is None:
                         return self.outcome
-                    self.outcome.steps.append(bridge)
-                    previous = bridge
+                    previous = added
                     index += 1
         return self.outcome
 
-    def _read_fully(self, drafts: Sequence[Draft]) -> bool:
-        """True when every word was read, or the caller said to plan without the words that were not.
-        A negation or a stray number is never planned past; other words are asked about once."""
-        unread = [item for draft in drafts for item in draft.unread]
-        refusal = next((draft.refusal for draft in drafts if draft.refusal), None)
-        if refusal is not None:
-            self.outcome.refuse(refusal)
-            return False
-        if not unread:
-            return True
-        # Open-class words change nothing the plan is made of: set aside, and said so.
-        aside = [item for item in unread if item.kind == "word" and not meaning_words(item.text)]
-        unread = [item for item in unread if item not in aside]
-        remarks = [item for item in unread if item.kind == "remark"]
-        unread = [item for item in unread if item not in remarks]
-        if aside:
-            words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in aside))
-            verb = "changes" if len(aside) == 1 else "change"
-            self.outcome.notes.append(f"I set aside {words}, which {verb} nothing in the plan.")
-        if remarks:
-            words = ", ".join(f'"{text}"' for text in dict.fromkeys(item.text for item in remarks))
-            self.outcome.notes.append(
-                f"I set aside {words}: it is said around the request (how you feel, why, or as a "
-                "courtesy), not what to do or not to do."
-            )
-        if not unread:
-            return True
-        quoted = ", ".join(f'"{item.text}"' for item in unread)
-        placeholder = Step(index=0, action="transfer")
-        if any(item.kind != "word" for item in unread):
-            question = (
-                f"I couldn't read {quoted} as part of a transaction, and I won't plan past a number or a "
-                "negation I don't understand. Could you say the request again without it?"
-            )
-            if any(item.kind == "unfinished" for item in unread):
-                question = (
-                    "Your message ends on a correction with nothing after it (\"no wait\", \"actually\"). "
-                    "What should change? Send the request again as you want it."
-                )
-            elif all(item.kind == "verb" for item in unread):
-                question = (
-                    f"I couldn't place {quoted} in the plan, and I won't leave out an action you named. "
-                    "Could you say each action as its own step, in the order to do them?"
-                )
-            answer = self.filler.ask(placeholder, "unread", "rephrase", question, [])
-            if answer is not None:
-                self.filler.unusable(answer)
-            return False
-        question = f"I didn't understand {quoted} in your request. Should I plan it without those words?"
-        answer = self.filler.ask(
-            placeholder, "unread", "rephrase", question, [(_IGNORE, "Yes, plan without them")]
-        )
-        if answer is None:
-            return False
-        if answer.value != _IGNORE:
-            self.filler.unusable(answer)
-            return False
-        self.outcome.notes.append(f"As you said, I left out {quoted}.")
-        return True
+    def _follows(self) -> list[Draft]:
+        """Steps the one just planned calls for next: a payment of what it made to an address said with
+        it (asked first), a bridge on to the chain it was said to end on."""
+        follows: list[Draft] = []
+        if self._pay_after is not None:
+            follows.append(Draft(text="send it", action="transfer", addresses=[self._pay_after]))
+        if self._onward is not None:
+            follows.append(Draft(text="bridge it", action="bridge", to_chain=self._onward))
+        self._pay_after = self._onward = None
+        return follows
+
+    def _then(self, draft: Draft, index: int, previous: Step | None) -> Step | None:
+        """Plan `draft`, a step that takes what `previous` made ("it"), after it; None on a refusal."""
+        draft.pronoun = True
+        step = self._build(index, draft, Item(None, None))
+        self._connect(step, draft, Item(None, None), previous, None)
+        self.filler.fill(step, draft)
+        if self.outcome.refusal is not None:
+            return None
+        self.outcome.steps.append(step)
+        return step
 
     def _acceptable(self, draft: Draft) -> bool:
         if not (self._complete(draft) and self._one_end(draft) and self._one_amount_each(draft)):
@@ -342,8 +292,37 @@ class Resolver(Guards):
             elif step.action in CROSS_CHAIN_ACTIONS and not self.wallets.owns(address):
                 # Paying someone on another chain: the bridge delivers to them (/plan's `recipient`).
                 step.recipient = step.recipient or address
+            elif step.action in ("swap", "stake") and not self.wallets.owns(address):
+                self._ask_pay_after(step, address)
+            elif not self.wallets.owns(address):
+                # An address no step can use is never dropped in silence.
+                self.outcome.refuse(
+                    f"You named {address}, but a {step.action} pays no one. Say what it is for, for example "
+                    f"'..., then send it to {address}'."
+                )
         if step.action == "transfer" and step.recipient is not None and not step.recipient.startswith("0x"):
             self._to_solana_wallet(step)
+
+    def _ask_pay_after(self, step: Step, address: str) -> None:
+        """ "swap 1 eth to usdc for 0xabc...": an address that is not the user's beside a swap or a stake.
+        Whether what it makes is sent there is asked (a payment nobody said in words is never planned);
+        "yes" adds the transfer as a step of its own."""
+        if self._pay_after not in (None, address):
+            self.outcome.refuse(f"You named {self._pay_after} and {address} for one {step.action}.")
+            return
+        made = "what the swap makes" if step.action == "swap" else "the stETH"
+        answer = self.filler.ask(
+            step,
+            "recipient",
+            "recipient",
+            f"You named {address}, which is not one of your wallets. Should I send {made} there after the "
+            f"{step.action}?",
+            [("send", "Yes, send it there"), ("keep", "No, keep it in my wallet")],
+        )
+        if answer is not None and (answer.value or "") == "send":
+            self._pay_after = address
+        elif answer is not None and (answer.value or "") != "keep":
+            self.filler.unusable(answer)
 
     def _to_solana_wallet(self, step: Step) -> None:
         """A Solana recipient: a Solana transfer, or from an EVM chain a bridge to Solana that delivers to

@@ -54,3 +54,34 @@ def test_lines_of_pairs_are_not_one_chain() -> None:
         f"0.5 eth → {PAYEE}\n0.5 eth → 0xD32C649A3fb9B866f29042Ebebe309D1cFA650F6\nbase", (EVM_A, "base")
     )
     assert all(intent.action == "transfer" for intent in response.intents)
+
+
+QUESTION = (
+    f"You named {PAYEE}, which is not one of your wallets. Should I send what the swap makes there after "
+    "the swap?"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (None, []),
+        ("Yes, send it there", [("swap", None), ("transfer", PAYEE)]),
+        ("No, keep it in my wallet", [("swap", None)]),
+    ],
+)
+def test_someone_elses_address_beside_a_swap_is_asked_and_each_answer_compiles(
+    answer: str | None, expected: list[tuple[object, ...]]
+) -> None:
+    prompt = f"swap 1 eth to usdc for {PAYEE} on base"
+    if answer is not None:
+        prompt += f"\n\nClarification — {QUESTION}: {answer}"
+    response = parse(prompt, (EVM_A, "base"))
+    assert [(i.action, i.recipient) for i in response.intents] == expected
+    if answer is None:
+        assert [c.question for c in response.clarifications] == [QUESTION]
+
+
+def test_an_address_no_step_can_use_is_never_dropped() -> None:
+    response = parse(f"borrow 100 usdc on aave base {PAYEE}", (EVM_A, "base"))
+    assert not response.intents
