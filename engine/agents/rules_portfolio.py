@@ -44,9 +44,10 @@ def compile_portfolio(
         return pct
     p = display(pct.value)
     if has_direction and not either_way:
-        return NeedsClarification.ask(
-            f"Portfolio alerts fire on a move of {p}% in either direction. Alert on any {p}% move?",
-            [f"Any {p}% move"],
+        # "my portfolio drops 15% in a week": the portfolio kind fires on a move either way (contract), so
+        # the one side asked for is watched with the other; the note says so rather than a question.
+        request.notes.append(
+            f"Portfolio alerts fire on a move of {p}% in either direction: a {p}% rise alerts too."
         )
     if week and day:
         return Unwatchable("the request names two time windows; portfolio moves use 24h or 7d")

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
+from engine.agents import Compiled, Kind, NeedsClarification, Unwatchable, compile_request
 from tests.support.agent_reading import WALLETS
 from tests.support.agent_reading import compiled as _compiled
 from tests.support.agent_reading import level as _level
@@ -60,9 +60,10 @@ def test_my_wallet_alone_is_the_portfolio_value(text: str, comparator: str, thre
     assert (dumped["comparator"], dumped["threshold"]) == (comparator, threshold)
 
 
-def test_a_one_sided_wallet_move_is_asked_not_narrowed() -> None:
+def test_a_one_sided_wallet_move_is_watched_either_way_and_the_note_says_so() -> None:
     result = compile_request("lmk if my wallet is down 10% in a day", WALLETS)
-    assert isinstance(result, NeedsClarification)
+    assert isinstance(result, Compiled) and result.kind is Kind.PORTFOLIO
+    assert result.note is not None and "either direction" in result.note
 
 
 def test_my_wallet_beside_an_asset_is_that_assets_price() -> None:

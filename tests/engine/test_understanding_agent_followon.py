@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import NeedsClarification, PortfolioAgentCreate, Unwatchable, compile_request
+from engine.agents import Compiled, NeedsClarification, PortfolioAgentCreate, Unwatchable, compile_request
 from tests.support.agent_reading import WALLETS
 from tests.support.agent_reading import compiled as _compiled
 from tests.support.agent_reading import level as _level
@@ -91,9 +91,11 @@ def test_a_window_the_portfolio_kind_lacks_is_not_read_as_a_day() -> None:
     assert isinstance(result, NeedsClarification | Unwatchable)
 
 
-def test_a_one_sided_portfolio_move_is_still_asked() -> None:
+def test_a_one_sided_portfolio_move_is_the_move_either_way_with_a_note() -> None:
     result = compile_request("quick: my net worth drops 15 percent, alert", WALLETS)
-    assert isinstance(result, NeedsClarification)
+    assert isinstance(result, Compiled) and isinstance(result.agent, PortfolioAgentCreate)
+    assert result.agent.threshold == Decimal(15)
+    assert result.note is not None and "either direction" in result.note
 
 
 @pytest.mark.parametrize(
