@@ -172,6 +172,8 @@ DOWN = words(
     "dumped", "tanked", "crashed", "dipped", "sank", "slid", "plunged", "declined", "fallen", "lost",
     "dumping", "tanking", "crashing", "dipping", "sinking", "sliding", "plunging", "tumbling", "slumping",
     "cratering", "plummeting", "nosediving", "declining", "sheds", "shed", "shedding",
+    # A chart's break of a support, and a fall from a peak ("if it breaks down", "a 15% drawdown").
+    "breaks down", "broke down", "breaking down", "drawdown", "drawdowns",
 )  # fmt: skip
 # A move of unstated direction or size.
 MOVE = words(

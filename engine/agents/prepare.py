@@ -2,9 +2,8 @@
 for nothing set aside, corrections applied, and a few forms people say written as the compiler reads them.
 
 The same structure-first reading as POST /intent's (engine.intents.message): a pasted chat, a dashboard
-line or a JSON blob is context, and its numbers are never thresholds; a request that points at it ("tell
-me when this is above 6", "ping me if it goes under 1.5") takes the names it shows (the asset, the metric,
-the protocol, the chain), never its numbers. Questions and remarks with nothing to watch ("I'm new to this",
+line or a JSON blob is context, and what the request takes from it is engine.agents.pasted's to say (the
+names it lacks when it has a level of its own, the whole paste when it says only go). Questions and remarks with nothing to watch ("I'm new to this",
 "I don't really understand the numbers") are set aside, so a negation in a remark does not stop the alert.
 A correction keeps the later value ("above 4000. no wait make it 4500" watches 4500).
 """
@@ -17,23 +16,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from engine.agents.content import has_content, names_something
+from engine.agents.content import has_content
 from engine.agents.corrections import WITHDRAWN, corrected
-from engine.agents.scan import Scanner, normalize
+from engine.agents.pasted import parameters, read_with_context, split_pasted
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
 from engine.intents.numerals import spell_digits
 from engine.intents.sentences import split
 from engine.intents.vocabulary import VERBS
 
-# Words that point at pasted material ("tell me when this is above 6", "if it halves").
-_POINTER: Final = re.compile(r"\b(?:this|that|it|these|those|there|he|she|they|he's|she's|they're)\b")
-_PHONE_OR_MAIL: Final = re.compile(
-    r"(?:call|text|phone|tel|reach)\s+me\s+(?:on|at)\s+[+\d][\d\s().-]{5,}\d|\+?\d[\d\s().-]{6,}\d|[\w.+-]+@[\w-]+\.[\w.-]+",
-    re.IGNORECASE,
-)
-# A number as the compiler reads one, and figures of pasted material to leave out of its names.
-_FIGURE: Final = re.compile(r"[-+]?\$?\d[\d,]*(?:\.\d+)?\s?(?:%|k|m|gwei|usd)?")
 # Where the price is now, told beside the condition ("it's at 3k now", "currently 3,050"): a remark, never
 # the level to watch nor a correction of it.
 _NOW_AT: Final = re.compile(
@@ -69,6 +60,12 @@ _BY_PART: Final = re.compile(
 )
 _MULTIPLE: Final = re.compile(r"\b(doubles|doubled|triples|tripled)\b", re.IGNORECASE)
 _HALVES: Final = re.compile(r"\b(halves|halved|is cut in half|cut in half)\b", re.IGNORECASE)
+# "drops another 10%", "a further 5%": one more move of that size, which a move from the price when the agent
+# starts already is.
+_FURTHER: Final = re.compile(
+    r"\b(?:another|a\s+further|an\s+additional|an\s+extra)\s+(?=\d[\d.,]*\s?(?:%|percent\b|pct\b))",
+    re.IGNORECASE,
+)
 
 
 @dataclass(slots=True)
@@ -110,58 +107,21 @@ def _names() -> _Names:
 def prepare(original: str) -> Prepared:
     """The request of `original` as the compiler should read it (see the module docstring)."""
     text = _spoken(original)
-    message = find_request(text, _names())
-    request = message.request if message.request.strip() else text
-    prepared = Prepared(request, list(message.set_aside))
-    item = _pointed_item(request, text.splitlines())
-    if item is not None:
-        # "set up rule 1" under a pasted list, "the first one" under a table: that item, figures and all.
-        asked = next(line for line in reversed(text.splitlines()) if _ORDINAL.search(line))
-        prepared.text = f"{item}: {_ORDINAL.sub(' ', asked)}"
-    elif message.context and _POINTER.search(request.lower()) and not names_something(request):
-        # "tell me when this is above 6" under "USDC Supply APY 4.12% (Optimism)": the names, not the figures;
-        # "set that up" under an advisor's "if your total drops below $25,000" points at all of it.
-        lines = [_PHONE_OR_MAIL.sub(" ", line) for line in message.context]
-        if Scanner(normalize(request)).take_numbers():
-            lines = [_FIGURE.sub(" ", line) for line in lines]
-        shown = " ".join(lines)
-        prepared.text = f"{' '.join(shown.split())}: {request}"
+    asked, pasted = split_pasted(text)
+    message = find_request(asked, _names())
+    request = message.request if message.request.strip() else ""
+    context = [*pasted, *message.context] if request or pasted else text.splitlines()
+    form = "the ticket's other fields" in message.set_aside
+    request, context = parameters(request, [line for line in context if line.strip()], form)
+    reading = read_with_context(request, context)
+    aside = list(message.set_aside)
+    if pasted and not aside:
+        aside.append("pasted lines")
+    prepared = Prepared(reading.text or text, [*aside, *reading.set_aside])
     prepared.text = corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
-
-
-# A pointer at one item of a pasted list or table by its number or place ("rule 1", "#2", "the first one").
-_ORDINAL: Final = re.compile(
-    r"\b(?:rule|item|line|row|number|no\.?|step|point)\s*#?\s*(?P<number>\d{1,2})\b|#(?P<hash>\d{1,2})\b|"
-    r"\bthe\s+(?P<place>first|second|third|fourth|fifth|last)\s+(?:one|rule|item|row|line|alert)\b",
-    re.IGNORECASE,
-)
-_PLACES: Final = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-_NUMBERED: Final = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+\S")
-_ROW: Final = re.compile(r"\t|\s\|\s")
-
-
-def _pointed_item(request: str, context: list[str]) -> str | None:
-    """The one pasted list item or table row (of the message's lines) the request points at by number or
-    place, or None."""
-    found = _ORDINAL.search(request)
-    if found is None:
-        return None
-    context = [line for line in context if line.strip() and line.strip() != request.strip()]
-    items = [line for line in context if _NUMBERED.match(line)]
-    if not items:
-        rows = [line for line in context if _ROW.search(line)]
-        items = rows[1:] if len(rows) > 1 else []  # a table's first row names its columns
-    if not items:
-        return None
-    place = found.group("place")
-    number = found.group("number") or found.group("hash")
-    at = len(items) if place == "last" else _PLACES[place.lower()] if place else int(number or 0)
-    if not 1 <= at <= len(items):
-        return None
-    return re.sub(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+", "", items[at - 1]).replace("\t", " ")
 
 
 def _remark(match: re.Match[str]) -> str:
@@ -217,4 +177,4 @@ def _spoken(text: str) -> str:
     text = _MULTIPLE.sub(
         lambda m: "rises 100%" if m.group(1).lower().startswith("doub") else "rises 200%", text
     )
-    return _HALVES.sub("falls 50%", text)
+    return _FURTHER.sub("", _HALVES.sub("falls 50%", text))

@@ -41,6 +41,16 @@ def lending_markets(protocol: str) -> list[str]:
     return [c.slug for c in registry.evm_chains() if registry.supports(c.slug, protocol, "borrow")]
 
 
+def lends_asset(protocol: str, chain: str, symbol: str) -> bool:
+    """Whether the registry lists `symbol` (or its wrap: BTC is WBTC there) on a chain where it lists the
+    lending protocol's market; a protocol the service does not plan with is not checked."""
+    registry = load_registry()
+    if protocol not in {p.name for p in registry.protocols()}:
+        return True
+    listed = {token.symbol.upper() for token in registry.tokens(chain)}
+    return symbol.upper() in listed or f"W{symbol.upper()}" in listed
+
+
 def _one_chain(mentions: list[ChainMention], what: str) -> ChainMention | None | Unwatchable:
     chains = {m.chain: m for m in mentions}
     if len(chains) > 1:
@@ -175,6 +185,13 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
     asset = one_asset(mentions)
     if isinstance(asset, Unwatchable):
         return asset
+    if chain.chain in markets and not lends_asset(protocol.protocol.name, chain.chain, asset.asset.symbol):
+        # The registry lists the protocol's markets on this chain, and this asset is none of them: a pool
+        # the service does not know, whatever a yield source might list under the symbol.
+        return Unwatchable(
+            f"{protocol.protocol.display} on {chain.chain} has no {asset.asset.symbol} market in the registry; "
+            "watch the yield of a token the registry lists there"
+        )
     numbers = request.scanner.take_numbers()
     if any(n.unit in ("gwei", "usd") for n in numbers):
         return Unwatchable("a yield is watched in percent, such as 'above 5%'")

@@ -38,6 +38,12 @@ from engine.agents.vocabulary import evm_chain_slugs
 
 _HUNDRED = Decimal(100)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$")
+# "15% below what I paid", "10% over my entry": a move measured from a reference the words name but do not
+# give. Measured from the price at the first check it would fire at another level, so it is asked.
+_UNGIVEN_BASE = re.compile(
+    r"(?:%|\bpercent|\bpct)\s+(?:below|under|beneath|above|over)\s+"
+    r"(?!\$?\d|(?:the\s+)?(?:current|starting|today'?s)\b|here\b|now\b|today\b|\||$)[a-z]"
+)
 _RATIO_PATTERNS = tuple(
     re.compile(p.format(a=asset_alias_group("a"), b=asset_alias_group("b")))
     for p in (
@@ -188,6 +194,11 @@ def _price_move(
             f"Should it alert when {symbol} rises {p}% or when it falls {p}%?", [f"Up {p}%", f"Down {p}%"]
         )
     assert move.span is not None
+    p = display(pct.value)
+    if base is None and _UNGIVEN_BASE.search(request.text) and not FROM_STARTING_PRICE.search(request.text):
+        return NeedsClarification.ask(
+            f"From what {symbol} price should the {p}% move be measured?", ["From the starting price"]
+        )
     if pct.value <= 0:
         return Unwatchable("a percent move must be greater than 0")
     if move.direction == "below" and pct.value >= _HUNDRED:
@@ -200,7 +211,6 @@ def _price_move(
             return Unwatchable("a reference price must be greater than 0")
         request.cite("base_price", base.span, base.value)
     side = "up" if move.direction == "above" else "down"
-    p = display(pct.value)
     reference = f"${display(base.value)}" if base is not None else "the price at the first check"
     intent = (
         f"Notify when the {symbol} price (USD, CoinGecko id {mention.asset.coingecko_id}) moves {side} {p}% "
