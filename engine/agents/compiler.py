@@ -330,9 +330,15 @@ def _priced_in_an_asset(request: Request) -> Unwatchable | None:
     """A level written in a token that is no dollar ("floor below 10 eth"): the agents watch USD prices, so
     reading it as a price in dollars would watch something else; a ratio says it ("eth/btc below 0.05")."""
     remaining = request.scanner.remaining
-    for match in re.finditer(r"(?<![\w.])\$?\d[\d.,]*\s?(?:k|m)?\s+([a-z][a-z0-9]*)(?![\w/])", remaining):
+    # A protocol's name after a health factor or a yield ("hf < 1.15 aave mainnet") is the protocol.
+    lending = HEALTH.search(remaining) is not None or YIELD.search(remaining) is not None
+    for match in re.finditer(
+        r"(?<![\w.])\$?\d(?:[\d.,]*\d)?\s?(?:k|m)?\s+([a-z][a-z0-9]*)(?![\w/])", remaining
+    ):
         asset = _NON_DOLLAR.get(match.group(1))
-        if asset is not None and not re.search(r"\b(?:buy|sell|swap|of)\s*$", remaining[: match.start()]):
+        if lending and match.group(1) in _PROTOCOL_NAMES:
+            continue
+        if asset is not None and not _AMOUNT_OF.search(remaining[: match.start()]):
             return Unwatchable(
                 f"the level {match.group(0).strip()} is priced in {asset}; agents watch prices in US dollars "
                 f"(for one asset priced in another, ask for a ratio such as ETH/BTC below 0.05)"
@@ -351,6 +357,12 @@ def _non_dollar_names() -> dict[str, str]:
 
 
 _NON_DOLLAR = _non_dollar_names()
+_PROTOCOL_NAMES = frozenset(alias for p in vocabulary().yield_protocols.values() for alias in p.aliases)
+# A deed's amount, not a level ("sell 2 eth", "send 0.1 eth to my savings"): the verb before it.
+_AMOUNT_OF = re.compile(
+    r"\b(?:buy|sell|swap|of|send|transfer|bridge|deposit|withdraw|repay|stake|unstake|borrow|lend|supply|pay|"
+    r"give|move|convert|dca)\s*$"
+)
 
 
 def _check_cadence(request: Request) -> str | None | Unwatchable:

@@ -207,6 +207,8 @@ _ACTION_VERBS = (
     r"bag (?:more|some|it)|ladder (?:in|out)|pay down|take (?:some |it |them )?off|"
     r"buy back|go (?:to|into) (?:stables|stablecoins|cash|usdc|usdt|dai)|i'm out|im out|i want out|"
     r"buying|selling|swapping|bridging|repaying|shorting|stacking|"
+    # A deed readied for signing ("queue a sell of 2 eth", "attach a 2k dai repay", "prepare the swap").
+    r"(?:queue|prepare|draft|attach|pre-?fill|stage)(?=\s+(?:up\s+)?(?:a|an|the|my)\b)|"
     # Opening a leveraged trade ("open 10x leverage", "open a long"); "open interest" is a market figure.
     r"open(?!\s+interest\b)|"
     # Any deed verb the intent reader plans with (its closed class), taking an amount or a holding: "move 5k
@@ -222,16 +224,18 @@ _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
 # "... 10% imma buy", "... 100k time to take profits").
 _FIRST_PERSON = (
     r"(?:i'll|ill|i will|i want to|i wanna|i'm gonna|im gonna|i'm going to|i'd|i would|imma|ima|we'll|we will"
-    r"|let's|lets|i might|i may|i should|i'm|im|time to|it's time to|its time to)"
+    r"|let's|lets|i might|i may|i should|i'm|im|time to|it's time to|its time to|i shall|we shall)"
 )
 # Words between a joiner and the verb ("and then also sell", "so i can bridge", "then i buy"); consumed with
 # the joiner, never handed on as part of the action.
 # Hedges and plans before the deed ("probably take profit", "planning to buy", "need to repay").
 _INTENDING = (
     r"probably|prob|maybe|likely|definitely|def|just|would|should|could|need to|have to|gotta|wanna"
-    r"|planning to|plan to|thinking of|thinking about|ready to|going to"
+    r"|planning to|plan to|thinking of|thinking about|ready to|going to|to"
 )
 _LEAD_IN = (
+    # The deed stated as a plan's step ("the prescribed action is to swap", "next step is to repay").
+    r"(?:(?:the\s+)?(?:[a-z]+\s+)?(?:action|plan|step|remedy|response)\s+(?:is|will\s+be)\s+to\s+)?"
     r"(?:(?:also|please|auto|automatically|immediately|go|i can|we can|gonna|will|might|be|i|we|"
     + _INTENDING
     + "|"

@@ -18,6 +18,7 @@ from typing import Final
 
 from engine.agents.content import has_content
 from engine.agents.corrections import WITHDRAWN, corrected
+from engine.agents.identifiers import without_identifiers
 from engine.agents.pasted import parameters, read_with_context, split_pasted
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
@@ -106,7 +107,7 @@ def _names() -> _Names:
 
 def prepare(original: str) -> Prepared:
     """The request of `original` as the compiler should read it (see the module docstring)."""
-    text = _spoken(original)
+    text, numbered = without_identifiers(_spoken(original))
     asked, pasted = split_pasted(text)
     message = find_request(asked, _names())
     request = message.request if message.request.strip() else ""
@@ -117,6 +118,8 @@ def prepare(original: str) -> Prepared:
     aside = list(message.set_aside)
     if pasted and not aside:
         aside.append("pasted lines")
+    if numbered:
+        aside.append("reference numbers and dates")
     prepared = Prepared(reading.text or text, [*aside, *reading.set_aside])
     prepared.text = corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
     if prepared.text != WITHDRAWN:

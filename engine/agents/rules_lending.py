@@ -13,12 +13,13 @@ from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import (
     CONFLICTING_SIDES,
     build,
+    chain_of_token,
     condition_result,
     dedupe,
     level_or_clarify,
     one_asset,
 )
-from engine.agents.scan import ChainMention, ProtocolMention, display
+from engine.agents.scan import ChainMention, ProtocolMention, asset_for_alias, display, name_patterns
 from engine.agents.typed import MARKET_CADENCE
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
 from engine.agents.wallets import is_evm_address
@@ -58,6 +59,18 @@ def _one_chain(mentions: list[ChainMention], what: str) -> ChainMention | None |
     return next(iter(chains.values()), None)
 
 
+def _chains_by_token(request: Request) -> list[ChainMention]:
+    """The chains named by their tokens in a request that names no chain ("hf aave op < 1.3"): a health
+    factor has no asset of its own, so such a token is where the position is."""
+    pattern = name_patterns()[0]
+    found: list[ChainMention] = []
+    for match in list(pattern.finditer(request.scanner.remaining)):
+        asset = asset_for_alias(match.group(1))
+        if asset is not None and asset.coingecko_id in chain_slugs():
+            found.append(ChainMention(request.scanner.mask(match.start(), match.end()), asset.coingecko_id))
+    return found
+
+
 def _one_protocol(mentions: list[ProtocolMention]) -> ProtocolMention | None | Unwatchable:
     protocols = {m.protocol.name: m for m in mentions}
     if len(protocols) > 1:
@@ -72,7 +85,7 @@ def compile_health(request: Request, check_cadence: str | None) -> CompileResult
         return protocol
     if protocol is not None and protocol.protocol.name not in HEALTH_PROTOCOLS:
         return Unwatchable(f"health factors are watched on Aave and Spark, not {protocol.protocol.display}")
-    chain = _one_chain(request.scanner.take_chains(bare=True), "health")
+    chain = _one_chain(request.scanner.take_chains(bare=True) or _chains_by_token(request), "health")
     if isinstance(chain, Unwatchable):
         return chain
     if chain is not None and chain.chain not in evm_chain_slugs():
@@ -172,6 +185,11 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
     if isinstance(chain, Unwatchable):
         return chain
     mentions = request.scanner.take_assets()
+    by_token = [m for m in mentions if chain_of_token(m) is not None]
+    if chain is None and len(mentions) == 2 and len(by_token) == 1:
+        # "usdc yield on aave op": of two tokens, the one named after a chain is where the pool is.
+        chain = ChainMention(by_token[0].span, str(chain_of_token(by_token[0])))
+        mentions = [m for m in mentions if m is not by_token[0]]
     if protocol is None:
         return NeedsClarification.ask("Which protocol's yield should it watch?", _YIELD_PROTOCOL_LABELS)
     markets = lending_markets(protocol.protocol.name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.agents.conditions import Condition, PortfolioValueMetric
 from engine.agents.context import Request, split_numbers
 from engine.agents.kinds import Kind
@@ -12,11 +14,22 @@ from engine.agents.rules_common import build, condition_result, dedupe, level_or
 from engine.agents.scan import AssetMention, Number, display
 from engine.agents.typed import PORTFOLIO_CADENCE
 
+# An exchange account ("their Binance account balance", "my exchange balance"): held by the exchange, off
+# chain, so no wallet of the request holds it.
+_EXCHANGE = re.compile(
+    r"\b(?:exchange|cex|binance|coinbase|kraken|okx|bybit|kucoin|bitfinex|bitstamp|gemini|huobi|htx|mexc|"
+    r"bitget|upbit|robinhood)\b"
+)
+
 
 def compile_portfolio(
     request: Request, mentions: list[AssetMention], check_cadence: str | None
 ) -> CompileResult:
     """A percent move of the wallets' USD value (typed portfolio), or their value crossing a level."""
+    if _EXCHANGE.search(request.scanner.remaining):
+        return Unwatchable(
+            "an exchange account's balance is held off chain; portfolio agents watch the value of wallet addresses"
+        )
     scope = one_asset(mentions) if mentions else None
     if isinstance(scope, Unwatchable):
         return scope

@@ -122,12 +122,26 @@ def _waits_for_an_event(request: Request) -> Unwatchable | None:
     )
 
 
+# Events a token or a protocol goes through, which no figure measures ("before the next ARB token unlock",
+# "a hack on Aave", "the next airdrop"): a request waiting for one is refused, as news is.
+EVENTS: Final = words(
+    "unlock", "unlocks", "token unlock", "airdrop", "airdrops", "halving", "hack", "hacked", "exploit",
+    "exploited", "hard fork", "upgrade", "listing", "delisting", "delisted", "proposal", "governance vote",
+)  # fmt: skip
+
+
 def no_condition(request: Request, symbol: str) -> NeedsClarification | Unwatchable:
     """An asset named with nothing said of when to alert ("alert me on eth"): which kind of change; a
-    condition about something else the asset is only named in ("when elon tweets about doge") is refused."""
+    condition about something else the asset is only named in ("when elon tweets about doge", "before the
+    next unlock") is refused."""
     event = _waits_for_an_event(request)
     if event is not None:
         return event
+    happening = EVENTS.search(request.scanner.remaining)
+    if happening is not None:
+        return Unwatchable(
+            f'the request waits for an event ("{happening.group(0)}") agents cannot watch; watchable are {WATCHABLE}'
+        )
     return NeedsClarification.ask(
         f"Which move in the {symbol} price should trigger the alert (or answer with a price level)?",
         ["Up 5%", "Down 5%", "Up 10%", "Down 10%"],

@@ -187,3 +187,21 @@ def test_an_action_hinting_a_side_still_does_not_give_one() -> None:
 def test_a_condition_inside_the_action_is_refused_not_left_unwatched(text: str) -> None:
     result = compile_request(text, WALLETS)
     assert isinstance(result, Unwatchable) and "condition of its own" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("If btc goes above 90,000 dollars please tell me, and then I shall sell some of my WBTC", "sell"),
+        (
+            "alert me if eth trades below $2,100. Should that trigger, the planned action is to swap 5 eth to usdc",
+            "swap",
+        ),
+        ("notify me if SOL > 300 and queue a sell of 20 sol to usdc for me to sign", "queue"),
+        ("ping if aave hf on base drops under 1.3, attach a 500 usdc repay", "attach"),
+        ("alert me if my spark HF goes under 1.4, and then to repay 1000 DAI", "repay"),
+    ],
+)
+def test_a_follow_on_action_in_any_form_never_makes_the_condition_unwatchable(text: str, action: str) -> None:
+    result = _compiled(text)
+    assert result.dropped_action is not None and result.dropped_action.startswith(action)
