@@ -16,10 +16,22 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from engine.agents.content import has_content
+from engine.agents.content import has_content, names_something
 from engine.agents.corrections import WITHDRAWN, corrected
 from engine.agents.identifiers import without_identifiers
 from engine.agents.pasted import parameters, read_with_context, split_pasted
+from engine.agents.phrases import (
+    ABOVE,
+    BELOW,
+    DOWN,
+    HEALTH_CONTEXT,
+    LEADING_ACTION,
+    MOVE,
+    NEUTRAL_LEVEL,
+    TRAILING_ACTION,
+    UP,
+)
+from engine.agents.scan import Scanner, normalize
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
 from engine.intents.numerals import spell_digits
@@ -142,7 +154,23 @@ def _remark(match: re.Match[str]) -> str:
 # about themselves ("..., I don't want to pay suppliers then", "..., I'm batching some stuff this week"):
 # such a clause with nothing to watch is a remark, and a negation in it is the remark's.
 _CLAUSE: Final = re.compile(
-    r",\s+but\s+|;\s+|,\s+(?=(?:i|we|i'm|im|i've|i'd|i'll|we're|we've|we'll|my|our)\b)", re.IGNORECASE
+    r",\s+but\s+|;\s+|,\s+(?=(?:i|we|i'm|im|i've|i'd|i'll|we're|we've|we'll|my|our)\b)"
+    # A comment on the alert ("..., that would be weird"), and the writer's feelings right after the
+    # condition's figure ("under 1.3 i do NOT wanna get rekt again").
+    r"|,\s+(?=(?:that|this|it)(?:'s|\s+(?:would|will|is|was|could|might|must|should|seems))\b)"
+    r"|(?<=\d)\s+(?=(?:i|we)\s+(?:do|don't|dont|am|really|just|can't|cant|hate|never|wanna|feel)\b)",
+    re.IGNORECASE,
+)
+# A sentence or clause told about the writer or someone else ("My son bought me some and I am not sure about
+# it", "I do worry about it at night"): narration, whatever time or deed it mentions, unless it names what
+# to watch, a figure, a level or a move, a cadence or a reminder.
+_NARRATOR: Final = re.compile(
+    r"^\W*(?:i|i'm|im|i've|i'd|me|my|we|we're|our|he|he's|she|she's|they|they're|his|her|their)\b",
+    re.IGNORECASE,
+)
+_CADENCE: Final = re.compile(
+    r"\b(?:every|each|daily|weekly|monthly|remind\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+    re.IGNORECASE,
 )
 
 
@@ -161,7 +189,11 @@ def _focus(prepared: Prepared) -> str:
     kept: list[str] = []
     for sentence in sentences:
         clauses = _CLAUSE.split(sentence)
-        useful = [clause for clause in clauses if has_content(clause) or _ASKED_WHEN.search(clause)]
+        useful = [
+            clause
+            for clause in clauses
+            if (has_content(clause) and not _narration(clause)) or _ASKED_WHEN.search(clause)
+        ]
         if not useful:
             prepared.set_aside.append(sentence)
             continue
@@ -169,6 +201,22 @@ def _focus(prepared: Prepared) -> str:
             prepared.set_aside.extend(clause for clause in clauses if clause not in useful)
         kept.append(", ".join(useful))
     return " ".join(kept) if kept else prepared.text
+
+
+def _narration(clause: str) -> bool:
+    """Whether a clause tells about someone rather than says what to watch (see _NARRATOR)."""
+    if not _NARRATOR.search(clause) or _CADENCE.search(clause):
+        return False
+    normalized = normalize(clause)
+    probe = Scanner(normalized)
+    named = (
+        probe.take_assets() or probe.take_chains(bare=True) or probe.take_protocols() or probe.take_numbers()
+    )
+    if named or names_something(clause) or HEALTH_CONTEXT.search(normalized):
+        return False
+    levels = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL)
+    acts = TRAILING_ACTION.search(" , " + normalized) or LEADING_ACTION.search(normalized + " when")
+    return not acts and not any(pattern.search(normalized) for pattern in levels)
 
 
 def _spoken(text: str) -> str:

@@ -179,6 +179,26 @@ def test_an_item_of_a_pasted_list_is_pointed_at_by_its_number() -> None:
     assert (result.agent.chain, result.agent.threshold) == ("arbitrum", Decimal("1.3"))  # type: ignore[union-attr]
 
 
-def test_a_dot_before_three_digits_is_never_armed_at_one_reading() -> None:
+def test_a_dot_before_three_digits_is_never_armed_at_one_reading_without_the_price() -> None:
     result = compile_request("Please warn me when ETH is over 4.000 dollar. Danke.", WALLETS)
     assert not isinstance(result, Compiled)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please alert me if Solana drops by 20 percent. My son bought me some and I am not sure about it. Gwen",
+        "alert me if my aave health on base goes under 1.3 i do NOT wanna get rekt again",
+        "let me know if ethereum falls below 2,000 dollars. I do worry about it at night.",
+        "ping me when DAI is above 1.03, that would be strange and i want to know",
+    ],
+)
+def test_narration_and_comments_beside_the_request_are_set_aside(text: str) -> None:
+    assert isinstance(compile_request(text, WALLETS), Compiled)
+
+
+def test_a_narrated_sentence_that_names_the_chain_still_counts() -> None:
+    text = "I have an Aave loan on Base. Can you warn me if my health factor goes under 1.5?"
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled) and result.agent is not None
+    assert result.agent.model_dump()["chain"] == "base"
