@@ -320,13 +320,30 @@ PORTFOLIO = words(
     "my port", "my whole port",
     # "if your total drops below $25,000": an advisor's words for the portfolio's value.
     "my total", "your total", "total value", "total portfolio", "my total value",
+    # "pf -20% 7d": trading chat's portfolio.
+    "pf",
 )  # fmt: skip
+# Whose holdings, as people say it for themselves or for someone they ask for ("his crypto", "their
+# savings", "me whole stash", "our treasury"), and what they call them.
+_OWNER = r"(?:my|me|his|her|their|our|your)"
+_HELD = (
+    r"(?:bags?|crypto(?:\s+holdings)?|stash|savings|funds|balances?|holdings|portfolio|port|treasury"
+    r"|total(?:\s+(?:value|balance))?|account\s+(?:balance|value)|net\s+worth)"
+)
+PORTFOLIO = re.compile(
+    # "total treasury value": what a treasury holds, as a desk says it.
+    PORTFOLIO.pattern + r"|(?<![\w])(?:total\s+)?treasury\s+value(?![\w])"
+)
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).
-MY_WALLET = words(
-    "my wallet", "my wallets", "my account", "my stack", "my whole wallet", "my entire wallet",
-    "my whole stack", "my entire stack",
-)  # fmt: skip
+MY_WALLET = re.compile(
+    # "my wallet", "his account", "the shop wallet", "our treasury wallet", "my whole stack", and what someone
+    # holds ("his crypto", "my savings", "me whole stash"): beside an asset, that asset ("my savings in
+    # USDC"); alone, the portfolio.
+    rf"(?<![\w])(?:{_OWNER}|the)(?:\s+(?:whole|entire))?(?:\s+[a-z]+)?\s+wallets?(?![\w])"
+    rf"|(?<![\w]){_OWNER}(?:\s+(?:whole|entire))?\s+(?:account|stack)(?![\w])"
+    rf"|(?<![\w]){_OWNER}(?:\s+(?:whole|entire|total|overall|combined))?\s+{_HELD}(?![\w])"
+)
 RATIO_WORD = words("ratio")
 NEWS = words(
     "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"

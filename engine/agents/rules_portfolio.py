@@ -13,6 +13,7 @@ from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import build, condition_result, dedupe, level_or_clarify, one_asset
 from engine.agents.scan import AssetMention, Number, display
 from engine.agents.typed import PORTFOLIO_CADENCE
+from engine.agents.vague import waits_for_an_event
 
 # An exchange account ("their Binance account balance", "my exchange balance"): held by the exchange, off
 # chain, so no wallet of the request holds it.
@@ -46,6 +47,9 @@ def compile_portfolio(
             "the request gives a percent move and a value level; create one agent per condition"
         )
     if not numbers:
+        event = waits_for_an_event(request)  # "when she posts about her crypto"
+        if event is not None:
+            return event
         labels = [f"Any {p}% move" for p in ("5", "10", "20")]
         return NeedsClarification.ask(
             "How big a move in your portfolio's value should trigger the alert?", labels

@@ -21,7 +21,9 @@ from engine.agents.phrases import (
     BORROW_SIDE,
     DOWN,
     MOVE,
+    MY_WALLET,
     NEUTRAL_LEVEL,
+    PORTFOLIO,
     SUPPLY_SIDE,
     UP,
 )
@@ -88,6 +90,7 @@ _LEAD: Final = frozenset(
 )
 _PRONOUNS: Final = frozenset({"it", "it's", "its", "this", "that", "they", "they're", "he", "she"})
 _METRICS: Final = frozenset({"gas", "health", "hf", "apy", "apr", "yield", "rate", "portfolio", "wallet"})
+_VAGUE: Final = frozenset({"something", "anything", "everything"})
 
 
 def _event(text: str) -> str | None:
@@ -110,10 +113,13 @@ def _event(text: str) -> str | None:
         return None
     if subject in _PRONOUNS and any(p.search(clause) for p in (_PRICE, *_LEVEL_OR_MOVE)):
         return None
+    if subject in _VAGUE and (MY_WALLET.search(clause) or PORTFOLIO.search(clause)):
+        return None  # "if something bad happens to my portfolio": vague about a watchable thing, asked
     return clause
 
 
-def _waits_for_an_event(request: Request) -> Unwatchable | None:
+def waits_for_an_event(request: Request) -> Unwatchable | None:
+    """The refusal of a request whose condition is an event about something agents do not watch."""
     clause = _event(request.text)
     if clause is None:
         return None
@@ -134,7 +140,7 @@ def no_condition(request: Request, symbol: str) -> NeedsClarification | Unwatcha
     """An asset named with nothing said of when to alert ("alert me on eth"): which kind of change; a
     condition about something else the asset is only named in ("when elon tweets about doge", "before the
     next unlock") is refused."""
-    event = _waits_for_an_event(request)
+    event = waits_for_an_event(request)
     if event is not None:
         return event
     happening = EVENTS.search(request.scanner.remaining)
@@ -152,7 +158,7 @@ def nothing_named(request: Request) -> NeedsClarification | Unwatchable | None:
     """No asset and no metric named. A price, a level or a move with no subject ("when the price is good",
     "when number go up") asks which token; a bare ask to be told ("alert me") asks what to watch; a
     condition about something else ("when the vote passes") is refused."""
-    event = _waits_for_an_event(request)
+    event = waits_for_an_event(request)
     if event is not None:
         return event
     remaining = request.scanner.remaining

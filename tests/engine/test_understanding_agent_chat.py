@@ -202,3 +202,29 @@ def test_a_narrated_sentence_that_names_the_chain_still_counts() -> None:
     result = compile_request(text, WALLETS)
     assert isinstance(result, Compiled) and result.agent is not None
     assert result.agent.model_dump()["chain"] == "base"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("my dad wants to hear if his crypto loses more than 12% in a week", "portfolio"),
+        ("warn me if the office wallet is down 15% today", "portfolio"),
+        ("tell me if our savings drop by more than 8 percent over the week", "portfolio"),
+        ("if me whole stash drops below 60 grand, shout", "condition"),
+        ("could you tell me if my whole account is worth less than 3,000 dollars", "condition"),
+        ("pf -15% 24h", "portfolio"),
+    ],
+)
+def test_what_someone_holds_is_their_portfolio_whoever_it_belongs_to(text: str, kind: str) -> None:
+    assert _compiled(text).kind.value == kind
+
+
+def test_what_someone_holds_beside_an_asset_is_that_assets_price() -> None:
+    assert _level("warn me if WBTC falls below 55k, that's my savings") == ("WBTC", "below", Decimal(55000))
+
+
+def test_someone_elses_event_about_their_holdings_is_refused_and_a_vague_worry_asked() -> None:
+    assert isinstance(compile_request("tell me when she posts about her crypto", WALLETS), Unwatchable)
+    assert isinstance(
+        compile_request("alert me if something bad happens to my portfolio", WALLETS), NeedsClarification
+    )
