@@ -20,7 +20,7 @@ from engine.agents.conditions import (
 )
 from engine.agents.context import Address, PriceLookup, Request
 from engine.agents.corrections import WITHDRAWN
-from engine.agents.kinds import Kind
+from engine.agents.kinds import HEALTH_PROTOCOLS, Kind
 from engine.agents.leftovers import blocking_words, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
@@ -35,6 +35,7 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    LOAN_AT_RISK,
     MOVE,
     MY_WALLET,
     NEGATION,
@@ -388,6 +389,8 @@ def _dispatch(request: Request) -> CompileResult:
     families = [
         name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
     ]
+    if "health" not in families and scanner.has(LOAN_AT_RISK) and _names_a_lender(scanner.remaining):
+        families.append("health")
     if scanner.has(PORTFOLIO) or (
         not families and scanner.has(MY_WALLET) and not Scanner(scanner.remaining).take_assets()
     ):
@@ -429,6 +432,11 @@ def _dispatch(request: Request) -> CompileResult:
     if asked is not None:
         return asked
     return Unwatchable(f"the request has no measurable condition; watchable are {WATCHABLE}")
+
+
+def _names_a_lender(text: str) -> bool:
+    """Whether a text names a lending protocol whose health factor agents read (Aave, Spark)."""
+    return any(m.protocol.name in HEALTH_PROTOCOLS for m in Scanner(text).take_protocols())
 
 
 def _is_measurable(request: Request, label: Span | None = None) -> bool:

@@ -291,13 +291,24 @@ SAME_CONDITION = re.compile(
 )
 
 # Families of measurable metrics.
-GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
+GAS = re.compile(
+    words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee").pattern
+    # What a chain charges to send a transaction, in other words ("network fees", "the fees on the Ethereum
+    # network", "tx fees").
+    + r"|(?<![\w])(?:network|transaction|tx|txn)\s+fees?(?![\w])|(?<![\w])fees?\s+on\s+(?:the\s+)?[a-z]+"
+    r"(?:\s+(?:network|chain|mainnet))?(?![\w])"
+)
 # The fee's own name, whose "base" is no chain ("base fee on mainnet below 8 gwei").
 BASE_FEE = words("base fee", "base fees")
 HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
 # Words a health alert may carry that name no condition of their own ("my aave loan on base is at risk");
 # read only once the request is a health alert, so they never make one.
-HEALTH_CONTEXT = words("loan", "loans", "at risk", "risk", "risky", "danger zone")
+HEALTH_CONTEXT = words(
+    "loan", "loans", "at risk", "risk", "risky", "danger zone", "in danger", "danger", "dangerous"
+)
+# How people say a loan nears liquidation ("my Spark loan becomes risky", "her Aave position is in
+# danger"): beside a lending protocol's name, a health alert whose threshold is read or asked.
+LOAN_AT_RISK = words("risky", "at risk", "in danger", "danger zone", "dangerous", "getting risky")
 # "gas is cheap (under 10 gwei)": said of a gas level only.
 GAS_CONTEXT = words("cheap", "cheaper")
 YIELD = words(

@@ -219,8 +219,37 @@ def _narration(clause: str) -> bool:
     return not acts and not any(pattern.search(normalized) for pattern in levels)
 
 
+# Letters said by their names ("bee en bee", "you ess dee see"), as speech-to-text writes a spelt ticker.
+_LETTERS: Final = {
+    "ay": "a", "bee": "b", "be": "b", "see": "c", "cee": "c", "sea": "c", "dee": "d", "ee": "e", "ef": "f",
+    "eff": "f", "gee": "g", "aitch": "h", "haitch": "h", "eye": "i", "jay": "j", "kay": "k", "el": "l",
+    "ell": "l", "em": "m", "en": "n", "oh": "o", "pee": "p", "cue": "q", "ar": "r", "ess": "s", "tee": "t",
+    "tea": "t", "you": "u", "vee": "v", "ex": "x", "why": "y", "zee": "z", "zed": "z",
+}  # fmt: skip
+_SPELT: Final = re.compile(
+    r"\b(?:(?:" + "|".join(_LETTERS) + r"|[a-z])\s+){1,5}(?:" + "|".join(_LETTERS) + r"|[a-z])\b",
+    re.IGNORECASE,
+)
+
+
+def _spelt(match: re.Match[str]) -> str:
+    """A run of letter names that spells a known name ("bee en bee" is bnb), written as that name; any
+    other run (most are ordinary words: "see you") is left as it is."""
+    letters = "".join(_LETTERS.get(word.lower(), word.lower()) for word in match.group(0).split())
+    return letters if letters in _known_names() else match.group(0)
+
+
+@cache
+def _known_names() -> frozenset[str]:
+    vocab = vocabulary()
+    names = {alias for asset in vocab.assets for alias in (asset.symbol.lower(), *asset.aliases)}
+    names |= {alias for aliases in vocab.chains.values() for alias in aliases}
+    return frozenset(name for name in names if " " not in name and len(name) >= 3)
+
+
 def _spoken(text: str) -> str:
     """Forms people say, written as the compiler reads them."""
+    text = _SPELT.sub(_spelt, text)
     text = _SPELLED_CENTS.sub(lambda m: f"{spell_digits(m.group('words'))} cents", text)
     text = _SPOKEN_TIME.sub(lambda m: f"{m.group(1).lower()}m", text)
     text = _CENTS.sub(lambda m: f"0.{int(m.group(1)):02d}", text)

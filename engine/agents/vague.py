@@ -67,9 +67,22 @@ def _token_labels() -> list[str]:
     return kept[:4]
 
 
+# Market figures no upstream of the agents reads: derivatives' funding and open interest, a perpetual's own
+# price, market-wide totals, and whether a liquidity position is in range.
+_MARKET_FIGURES: Final = words(
+    "funding", "funding rate", "perps", "perp", "perpetual", "perpetuals", "futures", "open interest", "tvl",
+    "market cap", "mcap", "trading volume", "dominance", "out of range", "in range", "impermanent loss",
+)  # fmt: skip
+
+
 def unwatched_metric(request: Request) -> Unwatchable | None:
-    """A rate or interest qualified by an ordinary word that names no yield ("funding rate", "open
-    interest", "fed rates"): that figure, not a yield, is what the request watches, and it is refused."""
+    """A market figure no agent watches ("funding flips negative on eth perps", "when my lp goes out of
+    range"), or a rate or interest qualified by an ordinary word that names no yield ("funding rate",
+    "open interest", "fed rates"): that figure, not a price or a yield, is what the request watches, and it
+    is refused."""
+    figure = _MARKET_FIGURES.search(request.scanner.remaining)
+    if figure is not None:
+        return Unwatchable(f'"{figure.group(0)}" is not a figure agents watch; watchable are {WATCHABLE}')
     names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
     names |= {alias for protocol in vocabulary().yield_protocols.values() for alias in protocol.aliases}
     names |= {alias for aliases in vocabulary().chains.values() for alias in aliases}
@@ -89,7 +102,23 @@ _LEAD: Final = frozenset(
     "the a an my our your his her their its is are was be being it's that's there's".split()  # noqa: SIM905
 )
 _PRONOUNS: Final = frozenset({"it", "it's", "its", "this", "that", "they", "they're", "he", "she"})
-_METRICS: Final = frozenset({"gas", "health", "hf", "apy", "apr", "yield", "rate", "portfolio", "wallet"})
+_METRICS: Final = frozenset(
+    {"gas", "health", "hf", "apy", "apr", "yield", "rate", "portfolio", "wallet", "wallets", "account"}
+    # What someone holds ("the value of my crypto"): the portfolio.
+    | {
+        "crypto",
+        "bag",
+        "bags",
+        "stash",
+        "savings",
+        "funds",
+        "balance",
+        "holdings",
+        "treasury",
+        "stack",
+        "total",
+    }
+)
 _VAGUE: Final = frozenset({"something", "anything", "everything"})
 
 
@@ -107,6 +136,9 @@ def _event(text: str) -> str | None:
         words.pop(0)
     if not words:
         return None
+    if len(words) > 2 and _PRICE.fullmatch(words[0]) and words[1] == "of":
+        # "the value of my house": whose value is what follows "of".
+        words = [w for w in words[2:] if w not in _LEAD] or words
     subject = words[0].removesuffix("'s")
     names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
     if subject in names or subject in _METRICS or _PRICE.fullmatch(subject) or subject.startswith("$"):
