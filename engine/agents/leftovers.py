@@ -181,7 +181,8 @@ def _in_a_second_condition(text: str, word: str) -> bool:
     openers = {
         at
         for at, (_, token) in enumerate(tokens)
-        if token in _OPENERS and (at == 0 or tokens[at - 1][1] not in ("is", "was", "that's", "it's", "thats"))
+        if token in _OPENERS
+        and (at == 0 or tokens[at - 1][1] not in ("is", "was", "that's", "it's", "thats"))
     }
     return any(
         token == word

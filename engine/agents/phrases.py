@@ -75,6 +75,8 @@ ABOVE = words(
     "bigger than", "larger than", "more big than", "more bigger than", "more higher than", "big than",
     "more high than", "becomes bigger than", "becomes greater than", "becomes higher than", "more of",
     "greater", "is more than",
+    # A level returned to from below ("when SOL is back up at 180", "back up to 4k").
+    "back up at", "back up to", "is back up at", "gets back up to", "goes back up to",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -101,6 +103,7 @@ BELOW = words(
     # Comparatives as people write them ("smaller than", "less of", "coming below", "stay less of").
     "smaller than", "less of", "more small than", "more lower than", "small than", "becomes smaller than",
     "becomes less than", "becomes lower than", "coming below", "coming under", "cracks", "cracked",
+    "back down at", "back down to", "is back down at", "gets back down to", "goes back down to",
     *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
     *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip

@@ -32,9 +32,9 @@ from engine.agents.phrases import (
     UP,
 )
 from engine.agents.scan import Scanner, normalize
+from engine.agents.spoken import spoken
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
-from engine.intents.numerals import spell_digits
 from engine.intents.sentences import split
 from engine.intents.vocabulary import VERBS
 
@@ -57,26 +57,6 @@ _PURPOSE: Final = re.compile(
 )
 _NOTE: Final = re.compile(
     r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)",
-    re.IGNORECASE,
-)
-# Spoken forms: "nine a m", "ninety nine cents", "doubles", "goes up by a fifth".
-_SPOKEN_TIME: Final = re.compile(r"\b([ap])\s?\.?\s?m\b\.?", re.IGNORECASE)
-_CENTS: Final = re.compile(r"\b(\d{1,2})\s+cents?\b", re.IGNORECASE)
-_SPELLED_CENTS: Final = re.compile(
-    r"\b(?P<words>(?:[a-z]+[\s-]){1,2}[a-z]+|[a-z]+)\s+cents?\b", re.IGNORECASE
-)
-_PARTS: Final = {"half": 50, "quarter": 25, "fifth": 20, "tenth": 10}
-_BY_PART: Final = re.compile(
-    r"\b(up|down|rises?|falls?|drops?|gains?|loses?|goes up|goes down|increases?|decreases?)\s+by\s+(?:a|one)\s+"
-    r"(half|quarter|fifth|tenth)\b",
-    re.IGNORECASE,
-)
-_MULTIPLE: Final = re.compile(r"\b(doubles|doubled|triples|tripled)\b", re.IGNORECASE)
-_HALVES: Final = re.compile(r"\b(halves|halved|is cut in half|cut in half)\b", re.IGNORECASE)
-# "drops another 10%", "a further 5%": one more move of that size, which a move from the price when the agent
-# starts already is.
-_FURTHER: Final = re.compile(
-    r"\b(?:another|a\s+further|an\s+additional|an\s+extra)\s+(?=\d[\d.,]*\s?(?:%|percent\b|pct\b))",
     re.IGNORECASE,
 )
 
@@ -119,7 +99,7 @@ def _names() -> _Names:
 
 def prepare(original: str) -> Prepared:
     """The request of `original` as the compiler should read it (see the module docstring)."""
-    text, numbered = without_identifiers(_spoken(original))
+    text, numbered = without_identifiers(spoken(original))
     asked, pasted = split_pasted(text)
     message = find_request(asked, _names())
     request = message.request if message.request.strip() else ""
@@ -217,44 +197,3 @@ def _narration(clause: str) -> bool:
     levels = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL)
     acts = TRAILING_ACTION.search(" , " + normalized) or LEADING_ACTION.search(normalized + " when")
     return not acts and not any(pattern.search(normalized) for pattern in levels)
-
-
-# Letters said by their names ("bee en bee", "you ess dee see"), as speech-to-text writes a spelt ticker.
-_LETTERS: Final = {
-    "ay": "a", "bee": "b", "be": "b", "see": "c", "cee": "c", "sea": "c", "dee": "d", "ee": "e", "ef": "f",
-    "eff": "f", "gee": "g", "aitch": "h", "haitch": "h", "eye": "i", "jay": "j", "kay": "k", "el": "l",
-    "ell": "l", "em": "m", "en": "n", "oh": "o", "pee": "p", "cue": "q", "ar": "r", "ess": "s", "tee": "t",
-    "tea": "t", "you": "u", "vee": "v", "ex": "x", "why": "y", "zee": "z", "zed": "z",
-}  # fmt: skip
-_SPELT: Final = re.compile(
-    r"\b(?:(?:" + "|".join(_LETTERS) + r"|[a-z])\s+){1,5}(?:" + "|".join(_LETTERS) + r"|[a-z])\b",
-    re.IGNORECASE,
-)
-
-
-def _spelt(match: re.Match[str]) -> str:
-    """A run of letter names that spells a known name ("bee en bee" is bnb), written as that name; any
-    other run (most are ordinary words: "see you") is left as it is."""
-    letters = "".join(_LETTERS.get(word.lower(), word.lower()) for word in match.group(0).split())
-    return letters if letters in _known_names() else match.group(0)
-
-
-@cache
-def _known_names() -> frozenset[str]:
-    vocab = vocabulary()
-    names = {alias for asset in vocab.assets for alias in (asset.symbol.lower(), *asset.aliases)}
-    names |= {alias for aliases in vocab.chains.values() for alias in aliases}
-    return frozenset(name for name in names if " " not in name and len(name) >= 3)
-
-
-def _spoken(text: str) -> str:
-    """Forms people say, written as the compiler reads them."""
-    text = _SPELT.sub(_spelt, text)
-    text = _SPELLED_CENTS.sub(lambda m: f"{spell_digits(m.group('words'))} cents", text)
-    text = _SPOKEN_TIME.sub(lambda m: f"{m.group(1).lower()}m", text)
-    text = _CENTS.sub(lambda m: f"0.{int(m.group(1)):02d}", text)
-    text = _BY_PART.sub(lambda m: f"{m.group(1)} {_PARTS[m.group(2).lower()]}%", text)
-    text = _MULTIPLE.sub(
-        lambda m: "rises 100%" if m.group(1).lower().startswith("doub") else "rises 200%", text
-    )
-    return _FURTHER.sub("", _HALVES.sub("falls 50%", text))

@@ -58,8 +58,24 @@ def test_percent_moves_in_chat(text: str, side: str, pct: Decimal) -> None:
     assert (fields["condition"], fields["pct_change"]) == (side, pct)
 
 
-def test_or_between_two_levels_is_still_two_conditions() -> None:
-    result = compile_request("eth dips under 3000 or 2900", WALLETS)
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("eth dips under 3000 or 2900", ["3,000", "2,900"]),
+        ("tell me when my aave health on base is under 1.3, or 1.2, whichever is safer", ["1.3", "1.2"]),
+    ],
+)
+def test_or_between_two_levels_of_one_side_asks_which_level(text: str, labels: list[str]) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification) and [o.label for o in result.options] == labels
+    for option in result.options:
+        reply = compile_request(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", WALLETS)
+        assert isinstance(reply, Compiled) and reply.agent is not None
+        assert reply.agent.model_dump()["threshold"] == Decimal(option.label.replace(",", ""))
+
+
+def test_or_between_two_conditions_is_still_refused() -> None:
+    result = compile_request("eth above 4000 or btc above 100k", WALLETS)
     assert isinstance(result, Unwatchable) and "'or'" in result.reason
 
 

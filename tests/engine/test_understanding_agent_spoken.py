@@ -79,3 +79,37 @@ def test_a_position_in_danger_with_no_figure_asks_what_it_lacks() -> None:
 def test_fees_on_a_network_are_its_gas(text: str) -> None:
     assert isinstance(compile_request(text, WALLETS), Compiled)
     assert watch(text)["comparator"] == "below"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ok last one: alert me if btc drops below 50k", ("BTC", "below", Decimal(50000))),
+        ("notify me when usdt loses the peg, meaning under 0.985", ("USDT", "below", Decimal("0.985"))),
+        ("let me know when sol is back up at 200", ("SOL", "above", Decimal(200))),
+        ("tell me when the price of Solana's coin goes above 300 dollars", ("SOL", "above", Decimal(300))),
+        ("alert me when pol goes above a dollar", ("POL", "above", Decimal(1))),
+    ],
+)
+def test_framing_glosses_and_everyday_names_read_as_meant(
+    text: str, expected: tuple[str, str, Decimal]
+) -> None:
+    assert level(text) == expected
+
+
+def test_a_gloss_after_an_equals_sign_is_what_it_means_but_a_deed_after_it_is_the_action() -> None:
+    subset(
+        {"comparator": "below", "threshold": Decimal("0.045")},
+        watch("eth/btc under 0.045 = alt season over. ping me"),
+    )
+    assert compile_request("btc below 55k = buy more", WALLETS).dropped_action == "buy more"  # type: ignore[union-attr]
+
+
+def test_a_norm_the_alert_guards_takes_the_side_the_request_asks_about() -> None:
+    text = "my son says the health factor of my aave loan on base should stay above 1.4. tell me if it goes under that"
+    subset({"protocol": "aave", "chain": "base", "threshold": Decimal("1.4")}, watch(text))
+
+
+def test_being_worth_a_dollar_is_the_peg_not_a_level() -> None:
+    text = "tell me if USDC stops being worth a dollar, like if it goes below 0.98"
+    assert level(text) == ("USDC", "below", Decimal("0.98"))
