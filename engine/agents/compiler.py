@@ -381,6 +381,9 @@ def _dispatch(request: Request) -> CompileResult:
     unwatched = unwatched_metric(request)
     if unwatched is not None:
         return unwatched
+    misheard = _misheard_subject(request)
+    if misheard is not None:
+        return misheard
     label = None
     if is_schedule_phrase(request):
         label = take_label(request)
@@ -432,6 +435,19 @@ def _dispatch(request: Request) -> CompileResult:
     if asked is not None:
         return asked
     return Unwatchable(f"the request has no measurable condition; watchable are {WATCHABLE}")
+
+
+def _misheard_subject(request: Request) -> NeedsClarification | None:
+    """A word that may be a token's name misheard, standing where a token would in a request that names no
+    token and no other metric but says a level or a move ("ping me when soul moves ten percent"): asked as
+    "did you mean" before a reminder could take the request as its label."""
+    remaining = request.scanner.remaining
+    probe = Scanner(remaining)
+    if probe.take_assets() or any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO, MY_WALLET)):
+        return None
+    if not any(probe.has(p) for p in (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE)):
+        return None
+    return misheard_asset(remaining)
 
 
 def _names_a_lender(text: str) -> bool:

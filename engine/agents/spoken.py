@@ -27,7 +27,12 @@ _BY_PART: Final = re.compile(
     r"(half|quarter|fifth|tenth)\b",
     re.IGNORECASE,
 )
-_MULTIPLE: Final = re.compile(r"\b(doubles|doubled|triples|tripled)\b", re.IGNORECASE)
+_MULTIPLE: Final = re.compile(
+    r"\b(doubles|doubled|triples|tripled)\b"
+    # The verb after a modal ("might double", "could triple"): a noun elsewhere ("a double top").
+    r"|\b(?:might|could|would|will|may|can|to|does|should)\s+(?:double|triple)\b",
+    re.IGNORECASE,
+)
 _HALVES: Final = re.compile(r"\b(halves|halved|is cut in half|cut in half)\b", re.IGNORECASE)
 # "drops another 10%", "a further 5%": one more move of that size, which a move from the price when the agent
 # starts already is.
@@ -134,9 +139,7 @@ def spoken(text: str) -> str:
     text = _SPOKEN_TIME.sub(lambda m: f"{m.group(1).lower()}m", text)
     text = _CENTS.sub(lambda m: f"0.{int(m.group(1)):02d}", text)
     text = _BY_PART.sub(lambda m: f"{m.group(1)} {_PARTS[m.group(2).lower()]}%", text)
-    text = _MULTIPLE.sub(
-        lambda m: "rises 100%" if m.group(1).lower().startswith("doub") else "rises 200%", text
-    )
+    text = _MULTIPLE.sub(lambda m: "rises 100%" if "doub" in m.group(0).lower() else "rises 200%", text)
     return _FURTHER.sub("", _HALVES.sub("falls 50%", text))
 
 

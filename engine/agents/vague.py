@@ -69,7 +69,7 @@ def _token_labels() -> list[str]:
 
 # Market figures no upstream of the agents reads: derivatives' funding and open interest, a perpetual's own
 # price, market-wide totals, and whether a liquidity position is in range.
-_MARKET_FIGURES: Final = words(
+MARKET_FIGURES: Final = words(
     "funding", "funding rate", "perps", "perp", "perpetual", "perpetuals", "futures", "open interest", "tvl",
     "market cap", "mcap", "trading volume", "dominance", "out of range", "in range", "impermanent loss",
 )  # fmt: skip
@@ -80,7 +80,7 @@ def unwatched_metric(request: Request) -> Unwatchable | None:
     range"), or a rate or interest qualified by an ordinary word that names no yield ("funding rate",
     "open interest", "fed rates"): that figure, not a price or a yield, is what the request watches, and it
     is refused."""
-    figure = _MARKET_FIGURES.search(request.scanner.remaining)
+    figure = MARKET_FIGURES.search(request.scanner.remaining)
     if figure is not None:
         return Unwatchable(f'"{figure.group(0)}" is not a figure agents watch; watchable are {WATCHABLE}')
     names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
@@ -120,6 +120,8 @@ _METRICS: Final = frozenset(
     }
 )
 _VAGUE: Final = frozenset({"something", "anything", "everything"})
+# What a pointer back at a move or level said before says of it: that it happens ("if it does").
+_COMES_ABOUT: Final = _PRONOUNS | frozenset({"does", "do", "did", "happens", "happen", "so", "ever", "really"})
 
 
 def _event(text: str) -> str | None:
@@ -145,6 +147,8 @@ def _event(text: str) -> str | None:
         return None
     if subject in _PRONOUNS and any(p.search(clause) for p in (_PRICE, *_LEVEL_OR_MOVE)):
         return None
+    if subject in _PRONOUNS and set(words) <= _COMES_ABOUT and any(p.search(text) for p in _LEVEL_OR_MOVE):
+        return None  # "Bitcoin might double. Let me know if it does": the move said before is the condition
     if subject in _VAGUE and (MY_WALLET.search(clause) or PORTFOLIO.search(clause)):
         return None  # "if something bad happens to my portfolio": vague about a watchable thing, asked
     return clause

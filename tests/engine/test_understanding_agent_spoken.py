@@ -113,3 +113,14 @@ def test_a_norm_the_alert_guards_takes_the_side_the_request_asks_about() -> None
 def test_being_worth_a_dollar_is_the_peg_not_a_level() -> None:
     text = "tell me if USDC stops being worth a dollar, like if it goes below 0.98"
     assert level(text) == ("USDC", "below", Decimal("0.98"))
+
+
+def test_a_misheard_token_before_a_move_is_asked_never_taken_as_a_reminders_label() -> None:
+    result = compile_request("ping me when soul moves ten percent", WALLETS)
+    assert isinstance(result, NeedsClarification) and [o.label for o in result.options] == ["SOL"]
+
+
+def test_a_move_said_before_and_pointed_at_after_is_the_condition() -> None:
+    text = "I read that Bitcoin might double this year. Could you let me know if it does?"
+    fields = watch(text)
+    assert (fields["asset_symbol"], fields["condition"], fields["pct_change"]) == ("BTC", "above", 100)
