@@ -20,7 +20,7 @@ from engine.agents.conditions import (
 )
 from engine.agents.context import Address, PriceLookup, Request
 from engine.agents.corrections import WITHDRAWN
-from engine.agents.kinds import Kind
+from engine.agents.kinds import HEALTH_PROTOCOLS, Kind
 from engine.agents.leftovers import blocking_words, unread_words
 from engine.agents.models import HealthAgentCreate, PriceAgentCreate, YieldAgentCreate
 from engine.agents.phrases import (
@@ -35,6 +35,7 @@ from engine.agents.phrases import (
     GAS,
     HEALTH,
     LEADING_ACTION,
+    LOAN_AT_RISK,
     MOVE,
     MY_WALLET,
     NEGATION,
@@ -330,9 +331,15 @@ def _priced_in_an_asset(request: Request) -> Unwatchable | None:
     """A level written in a token that is no dollar ("floor below 10 eth"): the agents watch USD prices, so
     reading it as a price in dollars would watch something else; a ratio says it ("eth/btc below 0.05")."""
     remaining = request.scanner.remaining
-    for match in re.finditer(r"(?<![\w.])\$?\d[\d.,]*\s?(?:k|m)?\s+([a-z][a-z0-9]*)(?![\w/])", remaining):
+    # A protocol's name after a health factor or a yield ("hf < 1.15 aave mainnet") is the protocol.
+    lending = HEALTH.search(remaining) is not None or YIELD.search(remaining) is not None
+    for match in re.finditer(
+        r"(?<![\w.])\$?\d(?:[\d.,]*\d)?\s?(?:k|m)?\s+([a-z][a-z0-9]*)(?![\w/])", remaining
+    ):
         asset = _NON_DOLLAR.get(match.group(1))
-        if asset is not None and not re.search(r"\b(?:buy|sell|swap|of)\s*$", remaining[: match.start()]):
+        if lending and match.group(1) in _PROTOCOL_NAMES:
+            continue
+        if asset is not None and not _AMOUNT_OF.search(remaining[: match.start()]):
             return Unwatchable(
                 f"the level {match.group(0).strip()} is priced in {asset}; agents watch prices in US dollars "
                 f"(for one asset priced in another, ask for a ratio such as ETH/BTC below 0.05)"
@@ -351,6 +358,12 @@ def _non_dollar_names() -> dict[str, str]:
 
 
 _NON_DOLLAR = _non_dollar_names()
+_PROTOCOL_NAMES = frozenset(alias for p in vocabulary().yield_protocols.values() for alias in p.aliases)
+# A deed's amount, not a level ("sell 2 eth", "send 0.1 eth to my savings"): the verb before it.
+_AMOUNT_OF = re.compile(
+    r"\b(?:buy|sell|swap|of|send|transfer|bridge|deposit|withdraw|repay|stake|unstake|borrow|lend|supply|pay|"
+    r"give|move|convert|dca)\s*$"
+)
 
 
 def _check_cadence(request: Request) -> str | None | Unwatchable:
@@ -368,6 +381,9 @@ def _dispatch(request: Request) -> CompileResult:
     unwatched = unwatched_metric(request)
     if unwatched is not None:
         return unwatched
+    misheard = _misheard_subject(request)
+    if misheard is not None:
+        return misheard
     label = None
     if is_schedule_phrase(request):
         label = take_label(request)
@@ -376,6 +392,8 @@ def _dispatch(request: Request) -> CompileResult:
     families = [
         name for name, pattern in (("gas", GAS), ("health", HEALTH), ("yield", YIELD)) if scanner.has(pattern)
     ]
+    if "health" not in families and scanner.has(LOAN_AT_RISK) and _names_a_lender(scanner.remaining):
+        families.append("health")
     if scanner.has(PORTFOLIO) or (
         not families and scanner.has(MY_WALLET) and not Scanner(scanner.remaining).take_assets()
     ):
@@ -417,6 +435,24 @@ def _dispatch(request: Request) -> CompileResult:
     if asked is not None:
         return asked
     return Unwatchable(f"the request has no measurable condition; watchable are {WATCHABLE}")
+
+
+def _misheard_subject(request: Request) -> NeedsClarification | None:
+    """A word that may be a token's name misheard, standing where a token would in a request that names no
+    token and no other metric but says a level or a move ("ping me when soul moves ten percent"): asked as
+    "did you mean" before a reminder could take the request as its label."""
+    remaining = request.scanner.remaining
+    probe = Scanner(remaining)
+    if probe.take_assets() or any(probe.has(p) for p in (GAS, HEALTH, YIELD, PORTFOLIO, MY_WALLET)):
+        return None
+    if not any(probe.has(p) for p in (ABOVE, BELOW, NEUTRAL_LEVEL, UP, DOWN, MOVE)):
+        return None
+    return misheard_asset(remaining)
+
+
+def _names_a_lender(text: str) -> bool:
+    """Whether a text names a lending protocol whose health factor agents read (Aave, Spark)."""
+    return any(m.protocol.name in HEALTH_PROTOCOLS for m in Scanner(text).take_protocols())
 
 
 def _is_measurable(request: Request, label: Span | None = None) -> bool:

@@ -29,7 +29,7 @@ from engine.agents.scan import Scanner, normalize
 _CONTENT: Final = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL, GAS, HEALTH, YIELD, PORTFOLIO, REMIND)
 _SCHEDULE_WORDS: Final = re.compile(
     r"\b(?:every|daily|weekly|monthly|each|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|morning|evening|noon|night|am|pm|"
+    r"mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|morning|evening|noon|night|"
     r"\d{1,2}(?::\d{2})?\s?(?:am|pm)|o'clock)\b"
 )
 # The subjects a request watches: a metric, the portfolio, a reminder or a schedule's cadence.

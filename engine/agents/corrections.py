@@ -48,7 +48,9 @@ _CORRECTION: Final = re.compile(
     r"(?:^|[\s,.;!?\u2014-])(?:or\s+)?(?:no\s*,?\s*wait|no\s*,?\s*actually|wait\s*,?\s*(?:no|i\s+mean)|"
     r"no\s+sorry|sorry\s*,?\s*i\s+mean(?:t)?|i\s+mean(?:t)?|actually(?:\s+no)?(?:\s+make\s+(?:it|that))?|"
     r"make\s+(?:it|that)|sorry|scratch\s+that|oops|no\s*,|no(?=\s+\$?\d)|rather|let'?s\s+say|"
-    r"never\s*mind|nvm|(?:forget|skip)\s+(?:it|that|the\s+[a-z]+)|wait|scrap\s+that|cancel\s+that|start\s+over)"
+    r"never\s*mind|nvm|(?:forget|skip)\s+(?:it|that|the\s+[a-z]+)|wait|scrap\s+that|cancel\s+that|start\s+over|"
+    # A gloss that says the same more exactly ("lose the peg, mean under 0.99", "i.e. below 0.98").
+    r"(?<=,\s)mean(?:ing|s)?|i\.e\.?|that\s+is)"
     r"(?=[\s,.;!?]|$)"
 )
 # What a withdrawing correction says after its marker ("i don't need it", "forget it", "never mind").

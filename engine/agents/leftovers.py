@@ -177,12 +177,19 @@ def _in_a_second_condition(text: str, word: str) -> bool:
     numbers = [match.start() for match in re.finditer(r"\d", text)]
     start = min([*levels, *numbers], default=len(text))
     tokens = [(match.start(), match.group().strip(",.;:!?")) for match in re.finditer(r"\S+", text)]
-    for at, (position, token) in enumerate(tokens):
-        if token == word and position > start:
-            before = [t for p, t in tokens[max(0, at - 3) : at] if p > start]
-            if any(t in _OPENERS for t in before):
-                return True
-    return False
+    # "1.25 is when to start worrying": after "is", "when" names the moment, it opens no condition.
+    openers = {
+        at
+        for at, (_, token) in enumerate(tokens)
+        if token in _OPENERS
+        and (at == 0 or tokens[at - 1][1] not in ("is", "was", "that's", "it's", "thats"))
+    }
+    return any(
+        token == word
+        and position > start
+        and any(back in openers and tokens[back][0] > start for back in range(max(0, at - 3), at))
+        for at, (position, token) in enumerate(tokens)
+    )
 
 
 # "per" is a quantity only before what it divides by: a number, a unit of time or a token ("per day", "per

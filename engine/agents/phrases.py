@@ -75,6 +75,8 @@ ABOVE = words(
     "bigger than", "larger than", "more big than", "more bigger than", "more higher than", "big than",
     "more high than", "becomes bigger than", "becomes greater than", "becomes higher than", "more of",
     "greater", "is more than",
+    # A level returned to from below ("when SOL is back up at 180", "back up to 4k").
+    "back up at", "back up to", "is back up at", "gets back up to", "goes back up to",
 )  # fmt: skip
 # A level broken with no side named is broken upwards in chat ("btc breaks 100k"); "breaks below" and
 # "breaks down" name the other side and are read by BELOW and DOWN.
@@ -101,6 +103,7 @@ BELOW = words(
     # Comparatives as people write them ("smaller than", "less of", "coming below", "stay less of").
     "smaller than", "less of", "more small than", "more lower than", "small than", "becomes smaller than",
     "becomes less than", "becomes lower than", "coming below", "coming under", "cracks", "cracked",
+    "back down at", "back down to", "is back down at", "gets back down to", "goes back down to",
     *_motion_phrases(_DOWN_MOTION_PAIRS, _DOWN_LEVELS),
     *(f"{verb} through" for verb in _DOWN_MOTION_PAIRS),
 )  # fmt: skip
@@ -172,6 +175,8 @@ DOWN = words(
     "dumped", "tanked", "crashed", "dipped", "sank", "slid", "plunged", "declined", "fallen", "lost",
     "dumping", "tanking", "crashing", "dipping", "sinking", "sliding", "plunging", "tumbling", "slumping",
     "cratering", "plummeting", "nosediving", "declining", "sheds", "shed", "shedding",
+    # A chart's break of a support, and a fall from a peak ("if it breaks down", "a 15% drawdown").
+    "breaks down", "broke down", "breaking down", "drawdown", "drawdowns",
 )  # fmt: skip
 # A move of unstated direction or size.
 MOVE = words(
@@ -205,6 +210,8 @@ _ACTION_VERBS = (
     r"bag (?:more|some|it)|ladder (?:in|out)|pay down|take (?:some |it |them )?off|"
     r"buy back|go (?:to|into) (?:stables|stablecoins|cash|usdc|usdt|dai)|i'm out|im out|i want out|"
     r"buying|selling|swapping|bridging|repaying|shorting|stacking|"
+    # A deed readied for signing ("queue a sell of 2 eth", "attach a 2k dai repay", "prepare the swap").
+    r"(?:queue|prepare|draft|attach|pre-?fill|stage)(?=\s+(?:up\s+)?(?:a|an|the|my)\b)|"
     # Opening a leveraged trade ("open 10x leverage", "open a long"); "open interest" is a market figure.
     r"open(?!\s+interest\b)|"
     # Any deed verb the intent reader plans with (its closed class), taking an amount or a holding: "move 5k
@@ -220,16 +227,18 @@ _NOT_A_RATE = r"(?!\s+(?:rates?|apy|apr|yields?|side|cap)\b)"
 # "... 10% imma buy", "... 100k time to take profits").
 _FIRST_PERSON = (
     r"(?:i'll|ill|i will|i want to|i wanna|i'm gonna|im gonna|i'm going to|i'd|i would|imma|ima|we'll|we will"
-    r"|let's|lets|i might|i may|i should|i'm|im|time to|it's time to|its time to)"
+    r"|let's|lets|i might|i may|i should|i'm|im|time to|it's time to|its time to|i shall|we shall)"
 )
 # Words between a joiner and the verb ("and then also sell", "so i can bridge", "then i buy"); consumed with
 # the joiner, never handed on as part of the action.
 # Hedges and plans before the deed ("probably take profit", "planning to buy", "need to repay").
 _INTENDING = (
     r"probably|prob|maybe|likely|definitely|def|just|would|should|could|need to|have to|gotta|wanna"
-    r"|planning to|plan to|thinking of|thinking about|ready to|going to"
+    r"|planning to|plan to|thinking of|thinking about|ready to|going to|to"
 )
 _LEAD_IN = (
+    # The deed stated as a plan's step ("the prescribed action is to swap", "next step is to repay").
+    r"(?:(?:the\s+)?(?:[a-z]+\s+)?(?:action|plan|step|remedy|response)\s+(?:is|will\s+be)\s+to\s+)?"
     r"(?:(?:also|please|auto|automatically|immediately|go|i can|we can|gonna|will|might|be|i|we|"
     + _INTENDING
     + "|"
@@ -285,13 +294,24 @@ SAME_CONDITION = re.compile(
 )
 
 # Families of measurable metrics.
-GAS = words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee")
+GAS = re.compile(
+    words("gas", "gas price", "gwei", "base fee", "gas fees", "gas fee").pattern
+    # What a chain charges to send a transaction, in other words ("network fees", "the fees on the Ethereum
+    # network", "tx fees").
+    + r"|(?<![\w])(?:network|transaction|tx|txn)\s+fees?(?![\w])|(?<![\w])fees?\s+on\s+(?:the\s+)?[a-z]+"
+    r"(?:\s+(?:network|chain|mainnet))?(?![\w])"
+)
 # The fee's own name, whose "base" is no chain ("base fee on mainnet below 8 gwei").
 BASE_FEE = words("base fee", "base fees")
 HEALTH = re.compile(r"\bhealth(?:\s*factor)?\b|\bhf\b|\bliquidat\w*")
 # Words a health alert may carry that name no condition of their own ("my aave loan on base is at risk");
 # read only once the request is a health alert, so they never make one.
-HEALTH_CONTEXT = words("loan", "loans", "at risk", "risk", "risky", "danger zone")
+HEALTH_CONTEXT = words(
+    "loan", "loans", "at risk", "risk", "risky", "danger zone", "in danger", "danger", "dangerous"
+)
+# How people say a loan nears liquidation ("my Spark loan becomes risky", "her Aave position is in
+# danger"): beside a lending protocol's name, a health alert whose threshold is read or asked.
+LOAN_AT_RISK = words("risky", "at risk", "in danger", "danger zone", "dangerous", "getting risky")
 # "gas is cheap (under 10 gwei)": said of a gas level only.
 GAS_CONTEXT = words("cheap", "cheaper")
 YIELD = words(
@@ -314,13 +334,30 @@ PORTFOLIO = words(
     "my port", "my whole port",
     # "if your total drops below $25,000": an advisor's words for the portfolio's value.
     "my total", "your total", "total value", "total portfolio", "my total value",
+    # "pf -20% 7d": trading chat's portfolio.
+    "pf",
 )  # fmt: skip
+# Whose holdings, as people say it for themselves or for someone they ask for ("his crypto", "their
+# savings", "me whole stash", "our treasury"), and what they call them.
+_OWNER = r"(?:my|me|his|her|their|our|your)"
+_HELD = (
+    r"(?:bags?|crypto(?:\s+holdings)?|stash|savings|funds|balances?|holdings|portfolio|port|treasury"
+    r"|total(?:\s+(?:value|balance))?|account\s+(?:balance|value)|net\s+worth)"
+)
+PORTFOLIO = re.compile(
+    # "total treasury value": what a treasury holds, as a desk says it.
+    PORTFOLIO.pattern + r"|(?<![\w])(?:total\s+)?treasury\s+value(?![\w])"
+)
 # A wallet named as the whole thing watched ("lmk if my wallet falls below 20k"): its value, when no
 # other metric and no asset is named ("eth in my wallet" is a price, "my wallet's health factor" health).
-MY_WALLET = words(
-    "my wallet", "my wallets", "my account", "my stack", "my whole wallet", "my entire wallet",
-    "my whole stack", "my entire stack",
-)  # fmt: skip
+MY_WALLET = re.compile(
+    # "my wallet", "his account", "the shop wallet", "our treasury wallet", "my whole stack", and what someone
+    # holds ("his crypto", "my savings", "me whole stash"): beside an asset, that asset ("my savings in
+    # USDC"); alone, the portfolio.
+    rf"(?<![\w])(?:{_OWNER}|the)(?:\s+(?:whole|entire))?(?:\s+[a-z]+)?\s+wallets?(?![\w])"
+    rf"|(?<![\w]){_OWNER}(?:\s+(?:whole|entire))?\s+(?:account|stack)(?![\w])"
+    rf"|(?<![\w]){_OWNER}(?:\s+(?:whole|entire|total|overall|combined))?\s+{_HELD}(?![\w])"
+)
 RATIO_WORD = words("ratio")
 NEWS = words(
     "news", "tweet", "tweets", "tweeted", "announcement", "announces", "headline", "listing", "listed"

@@ -2,9 +2,8 @@
 for nothing set aside, corrections applied, and a few forms people say written as the compiler reads them.
 
 The same structure-first reading as POST /intent's (engine.intents.message): a pasted chat, a dashboard
-line or a JSON blob is context, and its numbers are never thresholds; a request that points at it ("tell
-me when this is above 6", "ping me if it goes under 1.5") takes the names it shows (the asset, the metric,
-the protocol, the chain), never its numbers. Questions and remarks with nothing to watch ("I'm new to this",
+line or a JSON blob is context, and what the request takes from it is engine.agents.pasted's to say (the
+names it lacks when it has a level of its own, the whole paste when it says only go). Questions and remarks with nothing to watch ("I'm new to this",
 "I don't really understand the numbers") are set aside, so a negation in a remark does not stop the alert.
 A correction keeps the later value ("above 4000. no wait make it 4500" watches 4500).
 """
@@ -19,21 +18,26 @@ from typing import Final
 
 from engine.agents.content import has_content, names_something
 from engine.agents.corrections import WITHDRAWN, corrected
+from engine.agents.identifiers import without_identifiers
+from engine.agents.pasted import parameters, read_with_context, split_pasted
+from engine.agents.phrases import (
+    ABOVE,
+    BELOW,
+    DOWN,
+    HEALTH_CONTEXT,
+    LEADING_ACTION,
+    MOVE,
+    NEUTRAL_LEVEL,
+    TRAILING_ACTION,
+    UP,
+)
 from engine.agents.scan import Scanner, normalize
+from engine.agents.spoken import spoken
 from engine.agents.vocabulary import vocabulary
 from engine.intents.message import find_request
-from engine.intents.numerals import spell_digits
 from engine.intents.sentences import split
 from engine.intents.vocabulary import VERBS
 
-# Words that point at pasted material ("tell me when this is above 6", "if it halves").
-_POINTER: Final = re.compile(r"\b(?:this|that|it|these|those|there|he|she|they|he's|she's|they're)\b")
-_PHONE_OR_MAIL: Final = re.compile(
-    r"(?:call|text|phone|tel|reach)\s+me\s+(?:on|at)\s+[+\d][\d\s().-]{5,}\d|\+?\d[\d\s().-]{6,}\d|[\w.+-]+@[\w-]+\.[\w.-]+",
-    re.IGNORECASE,
-)
-# A number as the compiler reads one, and figures of pasted material to leave out of its names.
-_FIGURE: Final = re.compile(r"[-+]?\$?\d[\d,]*(?:\.\d+)?\s?(?:%|k|m|gwei|usd)?")
 # Where the price is now, told beside the condition ("it's at 3k now", "currently 3,050"): a remark, never
 # the level to watch nor a correction of it.
 _NOW_AT: Final = re.compile(
@@ -55,20 +59,6 @@ _NOTE: Final = re.compile(
     r"(?:^|(?<=[.!?])\s+)(?:please\s+)?note\s+that\b.*?(?:[.!?](?=\s|$)|$)|\s+or\s+not(?=\s*\?)",
     re.IGNORECASE,
 )
-# Spoken forms: "nine a m", "ninety nine cents", "doubles", "goes up by a fifth".
-_SPOKEN_TIME: Final = re.compile(r"\b([ap])\s?\.?\s?m\b\.?", re.IGNORECASE)
-_CENTS: Final = re.compile(r"\b(\d{1,2})\s+cents?\b", re.IGNORECASE)
-_SPELLED_CENTS: Final = re.compile(
-    r"\b(?P<words>(?:[a-z]+[\s-]){1,2}[a-z]+|[a-z]+)\s+cents?\b", re.IGNORECASE
-)
-_PARTS: Final = {"half": 50, "quarter": 25, "fifth": 20, "tenth": 10}
-_BY_PART: Final = re.compile(
-    r"\b(up|down|rises?|falls?|drops?|gains?|loses?|goes up|goes down|increases?|decreases?)\s+by\s+(?:a|one)\s+"
-    r"(half|quarter|fifth|tenth)\b",
-    re.IGNORECASE,
-)
-_MULTIPLE: Final = re.compile(r"\b(doubles|doubled|triples|tripled)\b", re.IGNORECASE)
-_HALVES: Final = re.compile(r"\b(halves|halved|is cut in half|cut in half)\b", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -109,59 +99,24 @@ def _names() -> _Names:
 
 def prepare(original: str) -> Prepared:
     """The request of `original` as the compiler should read it (see the module docstring)."""
-    text = _spoken(original)
-    message = find_request(text, _names())
-    request = message.request if message.request.strip() else text
-    prepared = Prepared(request, list(message.set_aside))
-    item = _pointed_item(request, text.splitlines())
-    if item is not None:
-        # "set up rule 1" under a pasted list, "the first one" under a table: that item, figures and all.
-        asked = next(line for line in reversed(text.splitlines()) if _ORDINAL.search(line))
-        prepared.text = f"{item}: {_ORDINAL.sub(' ', asked)}"
-    elif message.context and _POINTER.search(request.lower()) and not names_something(request):
-        # "tell me when this is above 6" under "USDC Supply APY 4.12% (Optimism)": the names, not the figures;
-        # "set that up" under an advisor's "if your total drops below $25,000" points at all of it.
-        lines = [_PHONE_OR_MAIL.sub(" ", line) for line in message.context]
-        if Scanner(normalize(request)).take_numbers():
-            lines = [_FIGURE.sub(" ", line) for line in lines]
-        shown = " ".join(lines)
-        prepared.text = f"{' '.join(shown.split())}: {request}"
+    text, numbered = without_identifiers(spoken(original))
+    asked, pasted = split_pasted(text)
+    message = find_request(asked, _names())
+    request = message.request if message.request.strip() else ""
+    context = [*pasted, *message.context] if request or pasted else text.splitlines()
+    form = "the ticket's other fields" in message.set_aside
+    request, context = parameters(request, [line for line in context if line.strip()], form)
+    reading = read_with_context(request, context)
+    aside = list(message.set_aside)
+    if pasted and not aside:
+        aside.append("pasted lines")
+    if numbered:
+        aside.append("reference numbers and dates")
+    prepared = Prepared(reading.text or text, [*aside, *reading.set_aside])
     prepared.text = corrected(_NOW_AT.sub(" ", _NOTE.sub(" ", _PURPOSE.sub(_remark, prepared.text))).strip())
     if prepared.text != WITHDRAWN:
         prepared.text = _focus(prepared)
     return prepared
-
-
-# A pointer at one item of a pasted list or table by its number or place ("rule 1", "#2", "the first one").
-_ORDINAL: Final = re.compile(
-    r"\b(?:rule|item|line|row|number|no\.?|step|point)\s*#?\s*(?P<number>\d{1,2})\b|#(?P<hash>\d{1,2})\b|"
-    r"\bthe\s+(?P<place>first|second|third|fourth|fifth|last)\s+(?:one|rule|item|row|line|alert)\b",
-    re.IGNORECASE,
-)
-_PLACES: Final = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-_NUMBERED: Final = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+\S")
-_ROW: Final = re.compile(r"\t|\s\|\s")
-
-
-def _pointed_item(request: str, context: list[str]) -> str | None:
-    """The one pasted list item or table row (of the message's lines) the request points at by number or
-    place, or None."""
-    found = _ORDINAL.search(request)
-    if found is None:
-        return None
-    context = [line for line in context if line.strip() and line.strip() != request.strip()]
-    items = [line for line in context if _NUMBERED.match(line)]
-    if not items:
-        rows = [line for line in context if _ROW.search(line)]
-        items = rows[1:] if len(rows) > 1 else []  # a table's first row names its columns
-    if not items:
-        return None
-    place = found.group("place")
-    number = found.group("number") or found.group("hash")
-    at = len(items) if place == "last" else _PLACES[place.lower()] if place else int(number or 0)
-    if not 1 <= at <= len(items):
-        return None
-    return re.sub(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+", "", items[at - 1]).replace("\t", " ")
 
 
 def _remark(match: re.Match[str]) -> str:
@@ -179,7 +134,23 @@ def _remark(match: re.Match[str]) -> str:
 # about themselves ("..., I don't want to pay suppliers then", "..., I'm batching some stuff this week"):
 # such a clause with nothing to watch is a remark, and a negation in it is the remark's.
 _CLAUSE: Final = re.compile(
-    r",\s+but\s+|;\s+|,\s+(?=(?:i|we|i'm|im|i've|i'd|i'll|we're|we've|we'll|my|our)\b)", re.IGNORECASE
+    r",\s+but\s+|;\s+|,\s+(?=(?:i|we|i'm|im|i've|i'd|i'll|we're|we've|we'll|my|our)\b)"
+    # A comment on the alert ("..., that would be weird"), and the writer's feelings right after the
+    # condition's figure ("under 1.3 i do NOT wanna get rekt again").
+    r"|,\s+(?=(?:that|this|it)(?:'s|\s+(?:would|will|is|was|could|might|must|should|seems))\b)"
+    r"|(?<=\d)\s+(?=(?:i|we)\s+(?:do|don't|dont|am|really|just|can't|cant|hate|never|wanna|feel)\b)",
+    re.IGNORECASE,
+)
+# A sentence or clause told about the writer or someone else ("My son bought me some and I am not sure about
+# it", "I do worry about it at night"): narration, whatever time or deed it mentions, unless it names what
+# to watch, a figure, a level or a move, a cadence or a reminder.
+_NARRATOR: Final = re.compile(
+    r"^\W*(?:i|i'm|im|i've|i'd|me|my|we|we're|our|he|he's|she|she's|they|they're|his|her|their)\b",
+    re.IGNORECASE,
+)
+_CADENCE: Final = re.compile(
+    r"\b(?:every|each|daily|weekly|monthly|remind\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+    re.IGNORECASE,
 )
 
 
@@ -198,7 +169,11 @@ def _focus(prepared: Prepared) -> str:
     kept: list[str] = []
     for sentence in sentences:
         clauses = _CLAUSE.split(sentence)
-        useful = [clause for clause in clauses if has_content(clause) or _ASKED_WHEN.search(clause)]
+        useful = [
+            clause
+            for clause in clauses
+            if (has_content(clause) and not _narration(clause)) or _ASKED_WHEN.search(clause)
+        ]
         if not useful:
             prepared.set_aside.append(sentence)
             continue
@@ -208,13 +183,17 @@ def _focus(prepared: Prepared) -> str:
     return " ".join(kept) if kept else prepared.text
 
 
-def _spoken(text: str) -> str:
-    """Forms people say, written as the compiler reads them."""
-    text = _SPELLED_CENTS.sub(lambda m: f"{spell_digits(m.group('words'))} cents", text)
-    text = _SPOKEN_TIME.sub(lambda m: f"{m.group(1).lower()}m", text)
-    text = _CENTS.sub(lambda m: f"0.{int(m.group(1)):02d}", text)
-    text = _BY_PART.sub(lambda m: f"{m.group(1)} {_PARTS[m.group(2).lower()]}%", text)
-    text = _MULTIPLE.sub(
-        lambda m: "rises 100%" if m.group(1).lower().startswith("doub") else "rises 200%", text
+def _narration(clause: str) -> bool:
+    """Whether a clause tells about someone rather than says what to watch (see _NARRATOR)."""
+    if not _NARRATOR.search(clause) or _CADENCE.search(clause):
+        return False
+    normalized = normalize(clause)
+    probe = Scanner(normalized)
+    named = (
+        probe.take_assets() or probe.take_chains(bare=True) or probe.take_protocols() or probe.take_numbers()
     )
-    return _HALVES.sub("falls 50%", text)
+    if named or names_something(clause) or HEALTH_CONTEXT.search(normalized):
+        return False
+    levels = (ABOVE, BELOW, UP, DOWN, MOVE, NEUTRAL_LEVEL)
+    acts = TRAILING_ACTION.search(" , " + normalized) or LEADING_ACTION.search(normalized + " when")
+    return not acts and not any(pattern.search(normalized) for pattern in levels)

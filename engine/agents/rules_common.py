@@ -16,6 +16,13 @@ from engine.agents.phrases import ARRIVAL, NEAR_OR_TURN
 from engine.agents.results import Compiled, NeedsClarification, Unwatchable
 from engine.agents.scan import AssetMention, Number, display
 from engine.agents.typed import cadence_for, render_typed
+from engine.agents.vocabulary import chain_slugs
+
+
+def chain_of_token(mention: AssetMention) -> str | None:
+    """The chain a token is named after ("op" is Optimism's token, "eth" Ethereum's): where a chain is
+    asked for and no chain is named ("hf aave op < 1.3", "eth gas"), the token names its chain."""
+    return mention.asset.coingecko_id if mention.asset.coingecko_id in chain_slugs() else None
 
 
 def one_asset(mentions: list[AssetMention]) -> AssetMention | Unwatchable:

@@ -13,12 +13,13 @@ from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import (
     CONFLICTING_SIDES,
     build,
+    chain_of_token,
     condition_result,
     dedupe,
     level_or_clarify,
     one_asset,
 )
-from engine.agents.scan import ChainMention, ProtocolMention, display
+from engine.agents.scan import ChainMention, ProtocolMention, asset_for_alias, display, name_patterns
 from engine.agents.typed import MARKET_CADENCE
 from engine.agents.vocabulary import chain_slugs, evm_chain_slugs
 from engine.agents.wallets import is_evm_address
@@ -41,11 +42,33 @@ def lending_markets(protocol: str) -> list[str]:
     return [c.slug for c in registry.evm_chains() if registry.supports(c.slug, protocol, "borrow")]
 
 
+def lends_asset(protocol: str, chain: str, symbol: str) -> bool:
+    """Whether the registry lists `symbol` (or its wrap: BTC is WBTC there) on a chain where it lists the
+    lending protocol's market; a protocol the service does not plan with is not checked."""
+    registry = load_registry()
+    if protocol not in {p.name for p in registry.protocols()}:
+        return True
+    listed = {token.symbol.upper() for token in registry.tokens(chain)}
+    return symbol.upper() in listed or f"W{symbol.upper()}" in listed
+
+
 def _one_chain(mentions: list[ChainMention], what: str) -> ChainMention | None | Unwatchable:
     chains = {m.chain: m for m in mentions}
     if len(chains) > 1:
         return Unwatchable(f"the request names several chains; create one {what} agent per chain")
     return next(iter(chains.values()), None)
+
+
+def _chains_by_token(request: Request) -> list[ChainMention]:
+    """The chains named by their tokens in a request that names no chain ("hf aave op < 1.3"): a health
+    factor has no asset of its own, so such a token is where the position is."""
+    pattern = name_patterns()[0]
+    found: list[ChainMention] = []
+    for match in list(pattern.finditer(request.scanner.remaining)):
+        asset = asset_for_alias(match.group(1))
+        if asset is not None and asset.coingecko_id in chain_slugs():
+            found.append(ChainMention(request.scanner.mask(match.start(), match.end()), asset.coingecko_id))
+    return found
 
 
 def _one_protocol(mentions: list[ProtocolMention]) -> ProtocolMention | None | Unwatchable:
@@ -62,7 +85,7 @@ def compile_health(request: Request, check_cadence: str | None) -> CompileResult
         return protocol
     if protocol is not None and protocol.protocol.name not in HEALTH_PROTOCOLS:
         return Unwatchable(f"health factors are watched on Aave and Spark, not {protocol.protocol.display}")
-    chain = _one_chain(request.scanner.take_chains(bare=True), "health")
+    chain = _one_chain(request.scanner.take_chains(bare=True) or _chains_by_token(request), "health")
     if isinstance(chain, Unwatchable):
         return chain
     if chain is not None and chain.chain not in evm_chain_slugs():
@@ -162,6 +185,11 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
     if isinstance(chain, Unwatchable):
         return chain
     mentions = request.scanner.take_assets()
+    by_token = [m for m in mentions if chain_of_token(m) is not None]
+    if chain is None and len(mentions) == 2 and len(by_token) == 1:
+        # "usdc yield on aave op": of two tokens, the one named after a chain is where the pool is.
+        chain = ChainMention(by_token[0].span, str(chain_of_token(by_token[0])))
+        mentions = [m for m in mentions if m is not by_token[0]]
     if protocol is None:
         return NeedsClarification.ask("Which protocol's yield should it watch?", _YIELD_PROTOCOL_LABELS)
     markets = lending_markets(protocol.protocol.name)
@@ -175,6 +203,13 @@ def compile_yield(request: Request, check_cadence: str | None) -> CompileResult:
     asset = one_asset(mentions)
     if isinstance(asset, Unwatchable):
         return asset
+    if chain.chain in markets and not lends_asset(protocol.protocol.name, chain.chain, asset.asset.symbol):
+        # The registry lists the protocol's markets on this chain, and this asset is none of them: a pool
+        # the service does not know, whatever a yield source might list under the symbol.
+        return Unwatchable(
+            f"{protocol.protocol.display} on {chain.chain} has no {asset.asset.symbol} market in the registry; "
+            "watch the yield of a token the registry lists there"
+        )
     numbers = request.scanner.take_numbers()
     if any(n.unit in ("gwei", "usd") for n in numbers):
         return Unwatchable("a yield is watched in percent, such as 'above 5%'")

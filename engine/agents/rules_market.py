@@ -26,18 +26,25 @@ from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import (
     Now,
     build,
+    chain_of_token,
     condition_result,
     dedupe,
     level_or_clarify,
     one_asset,
 )
-from engine.agents.scan import AssetMention, Number, asset_alias_group, asset_for_alias, display
+from engine.agents.scan import AssetMention, Number, Scanner, asset_alias_group, asset_for_alias, display
 from engine.agents.typed import MARKET_CADENCE
 from engine.agents.vague import no_condition
 from engine.agents.vocabulary import evm_chain_slugs
 
 _HUNDRED = Decimal(100)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$")
+# "15% below what I paid", "10% over my entry": a move measured from a reference the words name but do not
+# give. Measured from the price at the first check it would fire at another level, so it is asked.
+_UNGIVEN_BASE = re.compile(
+    r"(?:%|\bpercent|\bpct)\s+(?:below|under|beneath|above|over)\s+"
+    r"(?!\$?\d|(?:the\s+)?(?:current|starting|today'?s)\b|here\b|now\b|today\b|\||$)[a-z]"
+)
 _RATIO_PATTERNS = tuple(
     re.compile(p.format(a=asset_alias_group("a"), b=asset_alias_group("b")))
     for p in (
@@ -188,6 +195,11 @@ def _price_move(
             f"Should it alert when {symbol} rises {p}% or when it falls {p}%?", [f"Up {p}%", f"Down {p}%"]
         )
     assert move.span is not None
+    p = display(pct.value)
+    if base is None and _UNGIVEN_BASE.search(request.text) and not FROM_STARTING_PRICE.search(request.text):
+        return NeedsClarification.ask(
+            f"From what {symbol} price should the {p}% move be measured?", ["From the starting price"]
+        )
     if pct.value <= 0:
         return Unwatchable("a percent move must be greater than 0")
     if move.direction == "below" and pct.value >= _HUNDRED:
@@ -200,7 +212,6 @@ def _price_move(
             return Unwatchable("a reference price must be greater than 0")
         request.cite("base_price", base.span, base.value)
     side = "up" if move.direction == "above" else "down"
-    p = display(pct.value)
     reference = f"${display(base.value)}" if base is not None else "the price at the first check"
     intent = (
         f"Notify when the {symbol} price (USD, CoinGecko id {mention.asset.coingecko_id}) moves {side} {p}% "
@@ -226,6 +237,10 @@ def compile_ratio(
     """The price of one asset in units of another (ETH/BTC)."""
     base, quote = pair
     name = f"{base.asset.symbol}/{quote.asset.symbol}"
+    for again in Scanner(request.scanner.remaining).take_assets():
+        # "eth/btc above 0.06, eth szn incoming": the pair's own asset named again names nothing new.
+        if again.asset in (base.asset, quote.asset):
+            request.scanner.mask(again.span.start, again.span.end)
     numbers = request.scanner.take_numbers()
     if any(n.unit is not None for n in numbers):
         return Unwatchable(
@@ -277,11 +292,12 @@ def compile_gas(request: Request, check_cadence: str | None) -> CompileResult:
     request.scanner.take(BASE_FEE)
     chains = {c.chain: c for c in request.scanner.take_chains(bare=True)}
     assets = request.scanner.take_assets()
-    if any(a.asset.coingecko_id != "ethereum" for a in assets):
+    if any(chain_of_token(a) is None for a in assets):
         return Unwatchable("the request mixes gas with an asset price; create one agent per condition")
-    if not chains and assets:
-        # "eth gas" names the Ethereum chain by its asset.
-        chain_span, chain = assets[0].span, "ethereum"
+    named = {chain_of_token(a) for a in assets}
+    if not chains and len(named) == 1:
+        # "eth gas", "op gas": the chain named by its token.
+        chain_span, chain = assets[0].span, str(chain_of_token(assets[0]))
     elif len(chains) > 1:
         return Unwatchable("the request names several chains; create one gas agent per chain")
     elif not chains:

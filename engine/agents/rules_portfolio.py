@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.agents.conditions import Condition, PortfolioValueMetric
 from engine.agents.context import Request, split_numbers
 from engine.agents.kinds import Kind
@@ -11,12 +13,24 @@ from engine.agents.results import CompileResult, NeedsClarification, Unwatchable
 from engine.agents.rules_common import build, condition_result, dedupe, level_or_clarify, one_asset
 from engine.agents.scan import AssetMention, Number, display
 from engine.agents.typed import PORTFOLIO_CADENCE
+from engine.agents.vague import waits_for_an_event
+
+# An exchange account ("their Binance account balance", "my exchange balance"): held by the exchange, off
+# chain, so no wallet of the request holds it.
+_EXCHANGE = re.compile(
+    r"\b(?:exchange|cex|binance|coinbase|kraken|okx|bybit|kucoin|bitfinex|bitstamp|gemini|huobi|htx|mexc|"
+    r"bitget|upbit|robinhood)\b"
+)
 
 
 def compile_portfolio(
     request: Request, mentions: list[AssetMention], check_cadence: str | None
 ) -> CompileResult:
     """A percent move of the wallets' USD value (typed portfolio), or their value crossing a level."""
+    if _EXCHANGE.search(request.scanner.remaining):
+        return Unwatchable(
+            "an exchange account's balance is held off chain; portfolio agents watch the value of wallet addresses"
+        )
     scope = one_asset(mentions) if mentions else None
     if isinstance(scope, Unwatchable):
         return scope
@@ -33,6 +47,9 @@ def compile_portfolio(
             "the request gives a percent move and a value level; create one agent per condition"
         )
     if not numbers:
+        event = waits_for_an_event(request)  # "when she posts about her crypto"
+        if event is not None:
+            return event
         labels = [f"Any {p}% move" for p in ("5", "10", "20")]
         return NeedsClarification.ask(
             "How big a move in your portfolio's value should trigger the alert?", labels
@@ -44,9 +61,10 @@ def compile_portfolio(
         return pct
     p = display(pct.value)
     if has_direction and not either_way:
-        return NeedsClarification.ask(
-            f"Portfolio alerts fire on a move of {p}% in either direction. Alert on any {p}% move?",
-            [f"Any {p}% move"],
+        # "my portfolio drops 15% in a week": the portfolio kind fires on a move either way (contract), so
+        # the one side asked for is watched with the other; the note says so rather than a question.
+        request.notes.append(
+            f"Portfolio alerts fire on a move of {p}% in either direction: a {p}% rise alerts too."
         )
     if week and day:
         return Unwatchable("the request names two time windows; portfolio moves use 24h or 7d")

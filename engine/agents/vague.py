@@ -21,7 +21,9 @@ from engine.agents.phrases import (
     BORROW_SIDE,
     DOWN,
     MOVE,
+    MY_WALLET,
     NEUTRAL_LEVEL,
+    PORTFOLIO,
     SUPPLY_SIDE,
     UP,
 )
@@ -65,9 +67,22 @@ def _token_labels() -> list[str]:
     return kept[:4]
 
 
+# Market figures no upstream of the agents reads: derivatives' funding and open interest, a perpetual's own
+# price, market-wide totals, and whether a liquidity position is in range.
+MARKET_FIGURES: Final = words(
+    "funding", "funding rate", "perps", "perp", "perpetual", "perpetuals", "futures", "open interest", "tvl",
+    "market cap", "mcap", "trading volume", "dominance", "out of range", "in range", "impermanent loss",
+)  # fmt: skip
+
+
 def unwatched_metric(request: Request) -> Unwatchable | None:
-    """A rate or interest qualified by an ordinary word that names no yield ("funding rate", "open
-    interest", "fed rates"): that figure, not a yield, is what the request watches, and it is refused."""
+    """A market figure no agent watches ("funding flips negative on eth perps", "when my lp goes out of
+    range"), or a rate or interest qualified by an ordinary word that names no yield ("funding rate",
+    "open interest", "fed rates"): that figure, not a price or a yield, is what the request watches, and it
+    is refused."""
+    figure = MARKET_FIGURES.search(request.scanner.remaining)
+    if figure is not None:
+        return Unwatchable(f'"{figure.group(0)}" is not a figure agents watch; watchable are {WATCHABLE}')
     names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
     names |= {alias for protocol in vocabulary().yield_protocols.values() for alias in protocol.aliases}
     names |= {alias for aliases in vocabulary().chains.values() for alias in aliases}
@@ -87,7 +102,26 @@ _LEAD: Final = frozenset(
     "the a an my our your his her their its is are was be being it's that's there's".split()  # noqa: SIM905
 )
 _PRONOUNS: Final = frozenset({"it", "it's", "its", "this", "that", "they", "they're", "he", "she"})
-_METRICS: Final = frozenset({"gas", "health", "hf", "apy", "apr", "yield", "rate", "portfolio", "wallet"})
+_METRICS: Final = frozenset(
+    {"gas", "health", "hf", "apy", "apr", "yield", "rate", "portfolio", "wallet", "wallets", "account"}
+    # What someone holds ("the value of my crypto"): the portfolio.
+    | {
+        "crypto",
+        "bag",
+        "bags",
+        "stash",
+        "savings",
+        "funds",
+        "balance",
+        "holdings",
+        "treasury",
+        "stack",
+        "total",
+    }
+)
+_VAGUE: Final = frozenset({"something", "anything", "everything"})
+# What a pointer back at a move or level said before says of it: that it happens ("if it does").
+_COMES_ABOUT: Final = _PRONOUNS | frozenset({"does", "do", "did", "happens", "happen", "so", "ever", "really"})
 
 
 def _event(text: str) -> str | None:
@@ -104,16 +138,24 @@ def _event(text: str) -> str | None:
         words.pop(0)
     if not words:
         return None
+    if len(words) > 2 and _PRICE.fullmatch(words[0]) and words[1] == "of":
+        # "the value of my house": whose value is what follows "of".
+        words = [w for w in words[2:] if w not in _LEAD] or words
     subject = words[0].removesuffix("'s")
     names = {alias.lower() for asset in vocabulary().assets for alias in (asset.symbol, *asset.aliases)}
     if subject in names or subject in _METRICS or _PRICE.fullmatch(subject) or subject.startswith("$"):
         return None
     if subject in _PRONOUNS and any(p.search(clause) for p in (_PRICE, *_LEVEL_OR_MOVE)):
         return None
+    if subject in _PRONOUNS and set(words) <= _COMES_ABOUT and any(p.search(text) for p in _LEVEL_OR_MOVE):
+        return None  # "Bitcoin might double. Let me know if it does": the move said before is the condition
+    if subject in _VAGUE and (MY_WALLET.search(clause) or PORTFOLIO.search(clause)):
+        return None  # "if something bad happens to my portfolio": vague about a watchable thing, asked
     return clause
 
 
-def _waits_for_an_event(request: Request) -> Unwatchable | None:
+def waits_for_an_event(request: Request) -> Unwatchable | None:
+    """The refusal of a request whose condition is an event about something agents do not watch."""
     clause = _event(request.text)
     if clause is None:
         return None
@@ -122,12 +164,26 @@ def _waits_for_an_event(request: Request) -> Unwatchable | None:
     )
 
 
+# Events a token or a protocol goes through, which no figure measures ("before the next ARB token unlock",
+# "a hack on Aave", "the next airdrop"): a request waiting for one is refused, as news is.
+EVENTS: Final = words(
+    "unlock", "unlocks", "token unlock", "airdrop", "airdrops", "halving", "hack", "hacked", "exploit",
+    "exploited", "hard fork", "upgrade", "listing", "delisting", "delisted", "proposal", "governance vote",
+)  # fmt: skip
+
+
 def no_condition(request: Request, symbol: str) -> NeedsClarification | Unwatchable:
     """An asset named with nothing said of when to alert ("alert me on eth"): which kind of change; a
-    condition about something else the asset is only named in ("when elon tweets about doge") is refused."""
-    event = _waits_for_an_event(request)
+    condition about something else the asset is only named in ("when elon tweets about doge", "before the
+    next unlock") is refused."""
+    event = waits_for_an_event(request)
     if event is not None:
         return event
+    happening = EVENTS.search(request.scanner.remaining)
+    if happening is not None:
+        return Unwatchable(
+            f'the request waits for an event ("{happening.group(0)}") agents cannot watch; watchable are {WATCHABLE}'
+        )
     return NeedsClarification.ask(
         f"Which move in the {symbol} price should trigger the alert (or answer with a price level)?",
         ["Up 5%", "Down 5%", "Up 10%", "Down 10%"],
@@ -138,7 +194,7 @@ def nothing_named(request: Request) -> NeedsClarification | Unwatchable | None:
     """No asset and no metric named. A price, a level or a move with no subject ("when the price is good",
     "when number go up") asks which token; a bare ask to be told ("alert me") asks what to watch; a
     condition about something else ("when the vote passes") is refused."""
-    event = _waits_for_an_event(request)
+    event = waits_for_an_event(request)
     if event is not None:
         return event
     remaining = request.scanner.remaining

@@ -125,7 +125,7 @@ def answered(original: str, clarification: NeedsClarification, label: str) -> st
         "gas under 10 gwei",
         "alert me if my health factor drops",
         "usdc apr on aave base above 5%",
-        "my portfolio drops 10%",
+        "portfolio moves 10% in 3 days",
         "remind me monthly to pay rent",
         "remind me every friday at 9am to review",
         "remind me on friday to check eth",
@@ -159,7 +159,7 @@ def test_health_clarifications_chain_until_the_request_compiles() -> None:
         ("eth hits 4000", "Above $4,000"),
         ("gas under 10 gwei", "Ethereum"),
         ("remind me monthly to pay rent", "The 15th"),
-        ("my portfolio drops 10%", "Any 10% move"),
+        ("portfolio moves 10% in 3 days", "7 days"),
     ],
 )
 def test_sending_only_the_answer_never_compiles(original: str, label: str) -> None:

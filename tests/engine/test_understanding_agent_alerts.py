@@ -98,14 +98,20 @@ def test_an_either_way_portfolio_move_compiles(text: str, threshold: Decimal, wi
     )
 
 
-def test_a_one_sided_portfolio_move_is_asked_and_its_option_compiles() -> None:
-    text = "if my portfolio drops 10% tell me"
+@pytest.mark.parametrize(
+    ("text", "window"),
+    [
+        ("if my portfolio drops 10% tell me", "24h"),
+        ("I'd like to know if my whole portfolio goes down by more than 10% in a week", "7d"),
+        ("lmk if my bag drops 10% today", "24h"),
+    ],
+)
+def test_a_one_sided_portfolio_move_compiles_as_a_move_either_way_and_says_so(text: str, window: str) -> None:
     result = compile_request(text, WALLETS)
-    assert isinstance(result, NeedsClarification)
-    (option,) = result.options
-    reply = answered(text, result, option.label)
-    assert isinstance(reply, Compiled) and reply.agent is not None
-    assert reply.agent.model_dump()["threshold"] == Decimal(10)
+    assert isinstance(result, Compiled) and result.agent is not None
+    assert result.agent.model_dump()["threshold"] == Decimal(10)
+    assert result.agent.model_dump()["movement_window"] == window
+    assert result.note is not None and "either direction" in result.note
 
 
 def test_a_reminder_about_a_wallet_stays_a_reminder() -> None:

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import Compiled, NeedsClarification, Unwatchable, compile_request
+from engine.agents import Compiled, Kind, NeedsClarification, Unwatchable, compile_request
 from tests.support.agent_reading import WALLETS
 from tests.support.agent_reading import compiled as _compiled
 from tests.support.agent_reading import level as _level
@@ -60,9 +60,10 @@ def test_my_wallet_alone_is_the_portfolio_value(text: str, comparator: str, thre
     assert (dumped["comparator"], dumped["threshold"]) == (comparator, threshold)
 
 
-def test_a_one_sided_wallet_move_is_asked_not_narrowed() -> None:
+def test_a_one_sided_wallet_move_is_watched_either_way_and_the_note_says_so() -> None:
     result = compile_request("lmk if my wallet is down 10% in a day", WALLETS)
-    assert isinstance(result, NeedsClarification)
+    assert isinstance(result, Compiled) and result.kind is Kind.PORTFOLIO
+    assert result.note is not None and "either direction" in result.note
 
 
 def test_my_wallet_beside_an_asset_is_that_assets_price() -> None:
@@ -178,6 +179,52 @@ def test_an_item_of_a_pasted_list_is_pointed_at_by_its_number() -> None:
     assert (result.agent.chain, result.agent.threshold) == ("arbitrum", Decimal("1.3"))  # type: ignore[union-attr]
 
 
-def test_a_dot_before_three_digits_is_never_armed_at_one_reading() -> None:
+def test_a_dot_before_three_digits_is_never_armed_at_one_reading_without_the_price() -> None:
     result = compile_request("Please warn me when ETH is over 4.000 dollar. Danke.", WALLETS)
     assert not isinstance(result, Compiled)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please alert me if Solana drops by 20 percent. My son bought me some and I am not sure about it. Gwen",
+        "alert me if my aave health on base goes under 1.3 i do NOT wanna get rekt again",
+        "let me know if ethereum falls below 2,000 dollars. I do worry about it at night.",
+        "ping me when DAI is above 1.03, that would be strange and i want to know",
+    ],
+)
+def test_narration_and_comments_beside_the_request_are_set_aside(text: str) -> None:
+    assert isinstance(compile_request(text, WALLETS), Compiled)
+
+
+def test_a_narrated_sentence_that_names_the_chain_still_counts() -> None:
+    text = "I have an Aave loan on Base. Can you warn me if my health factor goes under 1.5?"
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, Compiled) and result.agent is not None
+    assert result.agent.model_dump()["chain"] == "base"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("my dad wants to hear if his crypto loses more than 12% in a week", "portfolio"),
+        ("warn me if the office wallet is down 15% today", "portfolio"),
+        ("tell me if our savings drop by more than 8 percent over the week", "portfolio"),
+        ("if me whole stash drops below 60 grand, shout", "condition"),
+        ("could you tell me if my whole account is worth less than 3,000 dollars", "condition"),
+        ("pf -15% 24h", "portfolio"),
+    ],
+)
+def test_what_someone_holds_is_their_portfolio_whoever_it_belongs_to(text: str, kind: str) -> None:
+    assert _compiled(text).kind.value == kind
+
+
+def test_what_someone_holds_beside_an_asset_is_that_assets_price() -> None:
+    assert _level("warn me if WBTC falls below 55k, that's my savings") == ("WBTC", "below", Decimal(55000))
+
+
+def test_someone_elses_event_about_their_holdings_is_refused_and_a_vague_worry_asked() -> None:
+    assert isinstance(compile_request("tell me when she posts about her crypto", WALLETS), Unwatchable)
+    assert isinstance(
+        compile_request("alert me if something bad happens to my portfolio", WALLETS), NeedsClarification
+    )

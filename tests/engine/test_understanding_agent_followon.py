@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.agents import NeedsClarification, PortfolioAgentCreate, Unwatchable, compile_request
+from engine.agents import Compiled, NeedsClarification, PortfolioAgentCreate, Unwatchable, compile_request
 from tests.support.agent_reading import WALLETS
 from tests.support.agent_reading import compiled as _compiled
 from tests.support.agent_reading import level as _level
@@ -58,8 +58,24 @@ def test_percent_moves_in_chat(text: str, side: str, pct: Decimal) -> None:
     assert (fields["condition"], fields["pct_change"]) == (side, pct)
 
 
-def test_or_between_two_levels_is_still_two_conditions() -> None:
-    result = compile_request("eth dips under 3000 or 2900", WALLETS)
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("eth dips under 3000 or 2900", ["3,000", "2,900"]),
+        ("tell me when my aave health on base is under 1.3, or 1.2, whichever is safer", ["1.3", "1.2"]),
+    ],
+)
+def test_or_between_two_levels_of_one_side_asks_which_level(text: str, labels: list[str]) -> None:
+    result = compile_request(text, WALLETS)
+    assert isinstance(result, NeedsClarification) and [o.label for o in result.options] == labels
+    for option in result.options:
+        reply = compile_request(f"{text}\n\nClarification \u2014 {result.question}: {option.label}", WALLETS)
+        assert isinstance(reply, Compiled) and reply.agent is not None
+        assert reply.agent.model_dump()["threshold"] == Decimal(option.label.replace(",", ""))
+
+
+def test_or_between_two_conditions_is_still_refused() -> None:
+    result = compile_request("eth above 4000 or btc above 100k", WALLETS)
     assert isinstance(result, Unwatchable) and "'or'" in result.reason
 
 
@@ -91,9 +107,11 @@ def test_a_window_the_portfolio_kind_lacks_is_not_read_as_a_day() -> None:
     assert isinstance(result, NeedsClarification | Unwatchable)
 
 
-def test_a_one_sided_portfolio_move_is_still_asked() -> None:
+def test_a_one_sided_portfolio_move_is_the_move_either_way_with_a_note() -> None:
     result = compile_request("quick: my net worth drops 15 percent, alert", WALLETS)
-    assert isinstance(result, NeedsClarification)
+    assert isinstance(result, Compiled) and isinstance(result.agent, PortfolioAgentCreate)
+    assert result.agent.threshold == Decimal(15)
+    assert result.note is not None and "either direction" in result.note
 
 
 @pytest.mark.parametrize(
@@ -185,3 +203,21 @@ def test_an_action_hinting_a_side_still_does_not_give_one() -> None:
 def test_a_condition_inside_the_action_is_refused_not_left_unwatched(text: str) -> None:
     result = compile_request(text, WALLETS)
     assert isinstance(result, Unwatchable) and "condition of its own" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("If btc goes above 90,000 dollars please tell me, and then I shall sell some of my WBTC", "sell"),
+        (
+            "alert me if eth trades below $2,100. Should that trigger, the planned action is to swap 5 eth to usdc",
+            "swap",
+        ),
+        ("notify me if SOL > 300 and queue a sell of 20 sol to usdc for me to sign", "queue"),
+        ("ping if aave hf on base drops under 1.3, attach a 500 usdc repay", "attach"),
+        ("alert me if my spark HF goes under 1.4, and then to repay 1000 DAI", "repay"),
+    ],
+)
+def test_a_follow_on_action_in_any_form_never_makes_the_condition_unwatchable(text: str, action: str) -> None:
+    result = _compiled(text)
+    assert result.dropped_action is not None and result.dropped_action.startswith(action)

@@ -40,6 +40,40 @@ def test_a_number_that_reads_two_ways_is_asked_and_the_answer_is_the_level(
     assert after.agent.model_dump()["threshold"] == threshold
 
 
+PRICES = {"ethereum": Decimal(3000), "bitcoin": Decimal(60000)}
+
+
+@pytest.mark.parametrize(
+    ("text", "threshold"),
+    [
+        ("Please warn me when ETH is over 4.000 dollar. Danke.", Decimal(4000)),
+        ("tell me when the bitcoin price passes under 50 000 dollars", Decimal(50000)),
+        ("me avisa se o btc passar above 70 mil", Decimal(70000)),
+    ],
+)
+def test_the_price_settles_a_number_that_reads_two_ways_when_one_reading_is_near_it(
+    text: str, threshold: Decimal
+) -> None:
+    without = compile_request(text, WALLETS)
+    assert isinstance(without, NeedsClarification) and without.prices  # the price that would settle it
+    result = compile_request(text, WALLETS, PRICES.get)
+    assert isinstance(result, Compiled) and result.agent is not None
+    assert result.agent.model_dump()["threshold"] == threshold
+    assert result.note is not None and "near the price" in result.note
+
+
+def test_a_two_way_number_that_is_no_price_stays_asked() -> None:
+    assert isinstance(
+        compile_request("gas over 4.000 gwei on ethereum", WALLETS, PRICES.get), NeedsClarification
+    )
+
+
+def test_seventy_mil_is_never_read_as_seventy() -> None:
+    result = compile_request("alert me when btc goes above 70 mil", WALLETS)
+    assert isinstance(result, NeedsClarification)
+    assert [option.label for option in result.options] == ["70,000", "70,000,000"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -301,7 +301,7 @@ def test_a_rate_of_a_yield_side_stays_a_yield(qualifier: str) -> None:
 def _ordinary_words() -> list[str]:
     """Frequent English words (wordfreq's own list, as the reader judges ordinary words) outside every closed
     class the compiler reads: no number or unit, direction, time or window, negation, condition, name,
-    metric, rate side or deed."""
+    metric, rate side or deed, and no figure or event no agent watches."""
     from wordfreq import top_n_list
 
     from engine.agents.content import has_content
@@ -315,6 +315,7 @@ def _ordinary_words() -> list[str]:
         SUPPLY_SIDE,
         TRAILING_ACTION,
     )
+    from engine.agents.vague import EVENTS, MARKET_FIGURES
     from engine.intents.english import is_common
     from engine.intents.vocabulary import VERBS
 
@@ -326,6 +327,8 @@ def _ordinary_words() -> list[str]:
         PRICE_WINDOW,
         SUPPLY_SIDE,
         BORROW_SIDE,
+        MARKET_FIGURES,
+        EVENTS,
         re.compile(r"^(?:rates?|interest)$"),
     )
     return [

@@ -67,3 +67,15 @@ async def test_the_remedys_note_keeps_what_the_compiler_decided(settings: Settin
     assert compiled["remedy"]["intents"][0]["action"] == "swap"
     assert "is this agent's remedy" in compiled["note"] and "price at creation ($2,000)" in compiled["note"]
     assert "notify-only" not in compiled["note"]  # the dropped-action sentence gave way to the remedy's
+
+
+async def test_a_number_that_reads_two_ways_is_read_near_the_watchers_price(settings: Settings) -> None:
+    async with local_api(coingecko) as market:
+        configured = settings.model_copy(update={"price_api_url": market.base_url})
+        async with serving(configured) as (_, client):
+            dotted = await post_agent(
+                client, {"request": "warn me when ETH is over 2.500 dollar", "wallets": [EVM]}
+            )
+    assert dotted.status_code == 201, dotted.text
+    assert (dotted.json()["agent"]["condition"], dotted.json()["agent"]["threshold"]) == ("above", 2500)
+    assert "near the price at creation ($2,000)" in dotted.json()["compile"]["note"]

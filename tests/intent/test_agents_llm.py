@@ -167,12 +167,15 @@ async def test_a_portfolio_move_either_way_with_its_window(settings: Settings) -
     )
 
 
-async def test_a_one_sided_portfolio_move_is_asked_whatever_the_model_says(settings: Settings) -> None:
+async def test_a_one_sided_portfolio_move_is_watched_either_way_and_says_so(settings: Settings) -> None:
     turn = tool_turn("submit_agent", {"kind": "portfolio_move", "percent": "10", "window": "24h"})
     response = await answer(settings, [turn], "tell me if my portfolio drops 10% in a day")
-    assert response.status_code == 200, response.text
-    assert response.json()["status"] == "needs_clarification"
-    assert "either direction" in response.json()["question"]
+    assert response.status_code == 201, response.text
+    assert (response.json()["agent"]["kind"], response.json()["agent"]["movement_window"]) == (
+        "portfolio",
+        "24h",
+    )
+    assert "either direction" in response.json()["compile"]["note"]
 
 
 async def test_a_window_the_words_do_not_name_is_asked(settings: Settings) -> None:
