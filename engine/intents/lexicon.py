@@ -274,9 +274,13 @@ class Lexicon:
         return None
 
 
+# "-ing" forms that tell what is going on, never name a step: "just getting it off the hot wallet".
+_TELLING_GERUNDS: Final = frozenset({"getting"})
+
+
 def _gerund(word: str) -> str | None:
     """The verb a "-ing" word is made of ("bridging" -> bridge, "swapping" -> swap), or None."""
-    if not word.endswith("ing") or len(word) < 5:  # "aping" is the shortest
+    if not word.endswith("ing") or len(word) < 5 or word in _TELLING_GERUNDS:  # "aping" is the shortest
         return None
     stem = word[:-3]
     for candidate in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):

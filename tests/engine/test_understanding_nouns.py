@@ -50,3 +50,17 @@ def test_it_all_is_the_whole_of_what_it_points_at_never_the_target(prompt: str) 
         ("bridge", "ETH", None, Decimal("0.3")),
         ("swap", "ETH", "USDC", "chained"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "asset"),
+    [("send 1 staked eth to {p} on ethereum", "stETH"), ("send 1 staked ethereum to {p} on ethereum", "stETH")],
+)
+def test_staked_eth_is_steth(prompt: str, asset: str) -> None:
+    response = parse(prompt.format(p=PAYEE), (EVM_A, "ethereum"))
+    assert [i.asset for i in response.intents] == [asset]
+
+
+def test_getting_tells_and_never_buys() -> None:
+    response = parse(f"move 1 eth to my cold wallet {PAYEE}, just getting it off the hot wallet", (EVM_A, "ethereum"))
+    assert all(intent.action != "swap" for intent in response.intents)
