@@ -81,8 +81,9 @@ def is_question(lexemes: Sequence[Lexeme]) -> bool:
     if not words:
         return False
     first, second = words[0], words[1] if len(words) > 1 else ""
-    if any(tuple(words[: len(opener)]) == opener for opener in REQUEST_OPENERS):
-        return False  # "is it possible to swap ...": a request
+    said = [lexeme.text for lexeme in lexemes if lexeme.kind not in ("punct", "mark")]
+    if any(tuple(seen[: len(opener)]) == opener for opener in REQUEST_OPENERS for seen in (words, said)):
+        return False  # "is it possible to swap ...", "would it be okay to send ...": a request
     if tuple(words[:3]) in HOW_TO_OPENERS:
         # "how do i swap 60 usdc to eth on arb" asks for that swap; "how do i bridge" asks to be told.
         rest = kept[3:]

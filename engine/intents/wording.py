@@ -106,6 +106,16 @@ REQUEST_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("do", "you", "think", "u", "could"),
     ("r", "u", "able", "to"),
     ("could", "it", "be", "possible", "to"),
+    ("would", "it", "be", "okay", "to"),
+    ("would", "it", "be", "ok", "to"),
+    ("would", "it", "be", "alright", "to"),
+    ("would", "it", "be", "fine", "to"),
+    ("is", "it", "alright", "to"),
+    ("is", "it", "fine", "to"),
+    ("is", "it", "safe", "to"),
+    ("would", "you", "be", "able", "to"),
+    ("will", "you", "be", "able", "to"),
+    ("can", "i", "ask", "you", "to"),
 )
 # "how do i swap 60 usdc to eth on arb": how-to framing around a transaction whose verb and amount are all
 # written asks for that transaction (shape.is_question); without them it stays a question.

@@ -181,3 +181,16 @@ def test_what_someone_will_do_later_is_their_plan_not_this_one(
 def test_a_request_said_in_the_future_with_a_time_still_waits() -> None:
     response = parse("I'll swap 1 eth to usdc on base tomorrow", (EVM_A, "base"))
     assert not response.intents and "later time" in response.reasoning
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        f"Would it be okay to send 0.01 WETH to my own other wallet {PAYEE} on Arbitrum?",
+        f"is it safe to send 5 usdt on arbitrum to {PAYEE}?",
+        f"would you be able to send 5 usdt to {PAYEE} on arbitrum",
+    ],
+)
+def test_a_request_asked_as_whether_it_is_okay_is_a_request(prompt: str) -> None:
+    response = parse(prompt, (EVM_A, "arbitrum"))
+    assert [(i.action, i.recipient) for i in response.intents] == [("transfer", PAYEE)]
