@@ -84,6 +84,9 @@ def _remark_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
     if lexemes[index].text not in NEGATIONS:
         return None
     start, end = _clause_around(lexemes, index, index + 1)
+    tail = [one.text for one in lexemes[index + 1 : end] if one.kind != "punct"]
+    if tail[-2:] in (["anything", "else"], ["nothing", "else"], ["any", "other"]) and len(tail) <= 5:
+        return start, end  # "dont change anything else": the plan does only what is asked anyway
     content = [one for one in lexemes[index + 1 : end] if one.kind != "punct" and one.text not in FILLER]
     if not content or content[0].text in _BACK or any(one.text in _BACK for one in content[1:3]):
         return None

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from engine.intents.lexer import within_one_edit
+from engine.intents.vocabulary import VERBS
 
 # Contract: a clarification offers at most 4 options.
 _MOST: Final = 4
@@ -116,7 +117,19 @@ _CASHTAG: Final = re.compile(r"(?<![\w$])\$(?=[A-Za-z])")
 def chat_text(prompt: str) -> str:
     """The prompt with chat spelling undone: "*word" fixes applied, cashtags read as token names, and an
     address dictated as "zero ex" and its 40 hex digits written as one."""
-    return _DICTATED_ADDRESS.sub(r"0x\1", _CASHTAG.sub("", star_fixed(prompt)))
+    text = _DICTATED_ADDRESS.sub(r"0x\1", _CASHTAG.sub("", star_fixed(prompt)))
+    return _GLUED_ADDRESS.sub(r"\1 \2", _GLUED_VERB.sub(_unglued, text))
+
+
+# Words typed fast without their space: "bridge100 usdc", "send50 dai", "to0x60c9...". Only a verb before
+# digits, or a preposition before an address, is split: a token name with digits ("usdc2") is left alone.
+_GLUED_VERB: Final = re.compile(r"\b([a-z]{3,12})(\d[\d.,]*)(?=\s|$)", re.IGNORECASE)
+_GLUED_ADDRESS: Final = re.compile(r"\b(to|for|at|from)(0x[0-9a-fA-F]{40})\b", re.IGNORECASE)
+
+
+def _unglued(match: re.Match[str]) -> str:
+    word = match.group(1)
+    return f"{word} {match.group(2)}" if word.lower() in VERBS else match.group(0)
 
 
 # "to zero ex 08492f37f1bb...": dictation writes "0x" as words; the 40 hex digits after it are the address.

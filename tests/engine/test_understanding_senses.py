@@ -114,3 +114,16 @@ def test_an_age_and_a_chat_particle_are_no_values(prompt: str, chain: str, expec
 def test_a_number_after_being_that_is_no_persons_age_is_still_read() -> None:
     response = parse("swap it, the amount is 5", (EVM_A, "base"))
     assert not response.intents
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        ("bridge100 usdc from ethereum to base", "base", ("bridge", "USDC", Decimal(100))),
+        (f"sned 20 usdc to{PAYEE} on base", "base", ("transfer", "USDC", Decimal(20))),
+        ("swap 1 eth to usdc on base, dont chnage anything else", "base", ("swap", "ETH", Decimal(1))),
+    ],
+)
+def test_words_typed_together_and_nothing_else_to_do(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
