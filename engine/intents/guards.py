@@ -91,8 +91,9 @@ class Guards:
         return True
 
     def _one_end(self, draft: Draft) -> bool:
-        """A chain said in a repeat of a move with no side ("same for polygon") is asked: leaving from it,
-        or going to it. An answer sets that end; the other stays as said before."""
+        """A chain said with no side, in a repeat of a move ("same for polygon") or after a bridge's
+        destination ("to base. yeah optimism"), is asked: leaving from it, or going to it. An answer sets
+        that end; the other stays as said before."""
         chain = draft.either_end
         if chain is None:
             return True
@@ -102,7 +103,7 @@ class Guards:
             Step(index=0, action=draft.action or "bridge"),
             "venue",
             "chain",
-            f"Should the same move leave from {name} or go to {name}?",
+            f"Should the {draft.action or 'move'} leave from {name} or go to {name}?",
             options,
         )
         if answer is None:

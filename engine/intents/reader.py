@@ -426,6 +426,10 @@ class _Reader(AmountReading, UnknownReading):
             draft.on_chain = slug
         elif slug in (draft.on_chain, draft.from_chain, draft.to_chain, *draft.bare_chains):
             pass  # the same chain named twice ("on base ... on base")
+        elif draft.action == "bridge" and draft.to_chain is not None and draft.from_chain is None:
+            # "bridge 200 usdc to base. yeah optimism": a chain said after the destination, with no word for
+            # its end, may be the source or a new destination; which is asked, never guessed.
+            draft.either_end = draft.either_end or slug
         else:
             draft.bare_chains.append(slug)
             following = self.peek(index + 1)

@@ -194,3 +194,25 @@ def test_a_request_said_in_the_future_with_a_time_still_waits() -> None:
 def test_a_request_asked_as_whether_it_is_okay_is_a_request(prompt: str) -> None:
     response = parse(prompt, (EVM_A, "arbitrum"))
     assert [(i.action, i.recipient) for i in response.intents] == [("transfer", PAYEE)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "ends"),
+    [(None, []), ("From Optimism", [("optimism", "base")]), ("To Optimism", [("ethereum", "optimism")])],
+)
+def test_a_chain_said_after_a_bridges_destination_is_asked_which_end(
+    answer: str | None, ends: list[tuple[str, str]]
+) -> None:
+    prompt = "bridge 200 usdc to base. yeah optimism"
+    question = "Should the bridge leave from Optimism or go to Optimism?"
+    if answer is not None:
+        prompt += f"\n\nClarification — {question}: {answer}"
+    response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, "optimism"))
+    assert [(i.from_chain, i.to_chain) for i in response.intents] == ends
+    if answer is None:
+        assert [c.question for c in response.clarifications] == [question]
+
+
+def test_a_source_said_before_to_stays_the_source() -> None:
+    response = parse("bridge 100 usdc ethereum to base", (EVM_A, "ethereum"), (EVM_A, "base"))
+    assert [(i.from_chain, i.to_chain) for i in response.intents] == [("ethereum", "base")]

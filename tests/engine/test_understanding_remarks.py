@@ -184,7 +184,7 @@ def test_a_chain_in_a_repeated_move_with_no_side_is_asked_which_end(prompt: str,
 )
 def test_each_answer_to_which_end_compiles_to_that_end(label: str, expected: tuple[str, str]) -> None:
     context = "User: bridge 1000 usdc from arbitrum to optimism\nFlip: Bridging 1,000 USDC."
-    question = "Should the same move leave from Polygon or go to Polygon?"
+    question = "Should the bridge leave from Polygon or go to Polygon?"
     prompt = f"same for polygon\n\nClarification — {question}: {label}"
     assert _moves(prompt, context) == [(*expected, Decimal(1000))]
 
