@@ -148,7 +148,9 @@ class IntentParser:
             return reading
         found = prior_request(request.conversation_context, self.lexicon)
         names = frozenset(name.lower() for name in self.universe.protocol_names())
-        picked = picked_steps(found[0], focused.text, names) if found is not None else None
+        spoken = recent_turns(request.conversation_context)
+        asked = bool(spoken) and spoken[-1][0] == "flip" and spoken[-1][1].rstrip().endswith("?")
+        picked = picked_steps(found[0], focused.text, names, asked=asked) if found is not None else None
         if found is not None and picked is not None:
             # "only the bridge please", "skip the deposit": steps of the plan before, kept or dropped.
             reading.drafts = picked

@@ -51,14 +51,19 @@ _PLAIN: Final = frozenset(
 )
 
 
-def picked_steps(prior: Sequence[Draft], text: str, protocols: frozenset[str]) -> list[Draft] | None:
+def picked_steps(
+    prior: Sequence[Draft], text: str, protocols: frozenset[str], *, asked: bool = False
+) -> list[Draft] | None:
     """The prior request's drafts this follow-up keeps (see the module docstring), or None when `text` is
-    no pick of them."""
+    no pick of them. `asked`: the turn before asked which to do, so a bare pick ("the second one") keeps
+    what it names and "both" keeps them all."""
     if len(prior) < 2:
         return None
     words = re.findall(r"[a-z0-9']+", text.lower())
     if not words or any(word.isdigit() for word in words):
         return None
+    if asked and "both" in words and all(word in _PLAIN | {"both"} for word in words):
+        return [copy.deepcopy(draft) for draft in prior] if len(prior) == 2 else None
     dropping = any(word in _DROPPING for word in words) or _says(words, ("leave", "out")) or _says(
         words, ("don't", "do")
     ) or _says(words, ("dont", "do"))
@@ -76,7 +81,7 @@ def picked_steps(prior: Sequence[Draft], text: str, protocols: frozenset[str]) -
             named |= {at for at, draft in enumerate(prior) if draft.protocol == word}
         elif word not in _PLAIN and word not in _KEEPING and word not in _DROPPING:
             return None  # says more than which steps
-    if not named or (not dropping and not any(word in _KEEPING for word in words)):
+    if not named or (not dropping and not asked and not any(word in _KEEPING for word in words)):
         return None
     kept = [at for at in range(len(prior)) if (at in named) != dropping]
     if not kept or len(kept) == len(prior):

@@ -46,3 +46,21 @@ def test_dropping_the_step_that_fed_another_leaves_its_amount_to_ask() -> None:
 def test_a_pick_that_also_says_a_value_is_not_only_a_pick(prompt: str) -> None:
     response = parse(prompt, *WALLETS, conversation_context=TWO)
     assert [(i.action, i.amount) for i in response.intents] != [("bridge", Decimal(500))]
+
+
+ASKED = (
+    "User: swap 1 eth to usdc on base and bridge 500 usdc from base to arbitrum\n"
+    "Flip: Do you want both steps, or only one?"
+)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("the second one", [("bridge", "USDC", Decimal(500))]),
+        ("both", [("swap", "ETH", Decimal(1)), ("bridge", "USDC", Decimal(500))]),
+        ("do both please", [("swap", "ETH", Decimal(1)), ("bridge", "USDC", Decimal(500))]),
+    ],
+)
+def test_a_bare_pick_answers_the_question_before_it(prompt: str, expected: list[tuple[object, ...]]) -> None:
+    assert _steps(prompt, ASKED) == expected
