@@ -32,7 +32,7 @@ ARROWS: Final[frozenset[str]] = frozenset({"->", "=>", "\u2192"})
 
 # Words that wish for a place ("i want my usdc on base") and that state where something is now ("it's on
 # polygon", "my usdc is on arb").
-_WISH_WORDS: Final = frozenset({"want", "wanna", "need", "like"})
+_WISH_WORDS: Final = frozenset({"want", "wants", "wanna", "need", "needs", "like"})
 _STATE_WORDS: Final = frozenset({"is", "its", "sits", "sitting", "currently", "are"})
 
 
@@ -60,6 +60,23 @@ def settle_wish(draft: Draft, places: dict[str, str]) -> bool:
     draft.from_chain, draft.to_chain, draft.on_chain = current, wished, None
     draft.bare_chains = [chain for chain in draft.bare_chains if chain not in (wished, current)]
     return True
+
+
+# Protocols that hold deposits: wishing tokens "in" one of them asks to deposit them.
+_HOLDERS: Final = frozenset({"aave", "spark"})
+
+
+def settle_wished_venue(draft: Draft, lexemes: Sequence[Lexeme], used: set[int]) -> None:
+    """ "she wants her usdc in aave on base, 2000 of it", "i'd like 500 dai in spark": a clause with no verb
+    that wishes its tokens in a lending protocol is a deposit there (its wish word is then read)."""
+    if draft.action is not None or draft.protocol not in _HOLDERS or not any(i.asset for i in draft.items):
+        return
+    wish = next((at for at, one in enumerate(lexemes) if one.text in _WISH_WORDS), None)
+    venue = next((at for at, one in enumerate(lexemes) if one.protocol == draft.protocol), None)
+    if wish is None or venue is None or wish > venue or lexemes[venue - 1].text not in ("in", "into"):
+        return
+    draft.action, draft.verb = "deposit", "put"
+    used.add(wish)
 
 
 def _at(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:

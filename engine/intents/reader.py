@@ -23,6 +23,7 @@ from engine.intents.places import (
     pledged_words,
     reads_as_chain,
     settle_wish,
+    settle_wished_venue,
     to_verb_follows,
     two_targets,
 )
@@ -105,13 +106,13 @@ class _Reader(AmountReading, UnknownReading):
                 self.dropped.update(self.pending_at)
         self.settle_unknowns()
         self.dangling()
-        if self.draft.action is None and self.draft.kept:
-            # "keep 100 in there": a turn changing the request before it (read by its follow-up).
+        if self.draft.action is None and self.draft.kept:  # "keep 100 in there": changes the turn before
             self.used.update(self.kept_at)
         if len(set(self.draft.addresses)) > 1:
             self.used.update(self.shared_at)  # "each", "split ... between": read over the payees named
         if settle_wish(self.draft, self.places):
             self.used.update(self.mood_at)  # "its on polygon": the "its" was read as where the tokens are
+        settle_wished_venue(self.draft, self.lexemes, self.used)
         self.draft.unread = unread_runs(self.lexemes, self.used, self.dropped)
         return self.draft
 

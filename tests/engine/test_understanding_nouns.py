@@ -64,3 +64,15 @@ def test_staked_eth_is_steth(prompt: str, asset: str) -> None:
 def test_getting_tells_and_never_buys() -> None:
     response = parse(f"move 1 eth to my cold wallet {PAYEE}, just getting it off the hot wallet", (EVM_A, "ethereum"))
     assert all(intent.action != "swap" for intent in response.intents)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        ("i'd like 500 dai in spark", "ethereum", ("deposit", "DAI", Decimal(500), "spark")),
+        ("she wants 2000 usdc in aave on base", "base", ("deposit", "USDC", Decimal(2000), "aave")),
+    ],
+)
+def test_tokens_wished_in_a_lending_protocol_are_deposited(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount, i.protocol) for i in response.intents] == [expected]
