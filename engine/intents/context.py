@@ -110,6 +110,9 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
             drafts.append(draft)
         elif piece.mark == "again" and drafts:
             drafts.extend(repeat_steps(drafts, draft))
+        elif drafts and _only_words(draft):
+            # "..., i wait for long time already": words beside the step before, read (or asked) with it.
+            drafts[-1].unread.extend(draft.unread)
         elif draft.has_content or draft.times or draft.unread or draft.unsupported or draft.refusal:
             drafts.extend(
                 step
@@ -130,6 +133,18 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
 # ("..., no wait", "..., hold on"). A correction word said last after a value ("usdc i mean", "the whole
 # debt actually") is an afterthought about what came before, and reads as before.
 _PAUSES: Final = (("wait",), ("hold", "on"), ("hang", "on"), ("one", "sec"), ("wait", "a", "sec"))
+
+
+def _only_words(draft: Draft) -> bool:
+    """A clause with no action and nothing a plan is made of, only words the reading left over: they go
+    with the step before (set aside there, or asked about), never a step of their own."""
+    return (
+        draft.action is None
+        and not draft.has_content
+        and not (draft.times or draft.unsupported or draft.refusal)
+        and bool(draft.unread)
+        and all(item.kind in ("remark", "word") for item in draft.unread)
+    )
 
 
 def _unfinished_correction(lexemes: Sequence[Lexeme]) -> bool:

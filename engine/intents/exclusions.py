@@ -28,8 +28,8 @@ def excluded(lexemes: Sequence[Lexeme], index: int) -> tuple[int, list[Lexeme]] 
         while end < len(lexemes) and lexemes[end].text in CHAT_FILLER:
             end += 1  # "... or not lah", "or not po"
         after = lexemes[end] if end < len(lexemes) else None
-        if after is None or (after.kind == "punct" and after.text in ("?", ".", "!")):
-            return end - index, []  # "can you swap 1 eth or not?": a yes/no question's tag
+        if after is None or (after.kind == "punct" and after.text in ("?", ".", "!", ",")):
+            return end - index, []  # "can you swap 1 eth or not?", "... or not, ...": a yes/no tag
         return None
     start = index + 1
     if word == "do" and following is not None and following.text in _NOTS:

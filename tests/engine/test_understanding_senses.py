@@ -127,3 +127,15 @@ def test_a_number_after_being_that_is_no_persons_age_is_still_read() -> None:
 def test_words_typed_together_and_nothing_else_to_do(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
     response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, chain))
     assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        ("can u stake 1 eth for me or not, i wait for long time already", "ethereum", ("stake", "ETH", Decimal(1))),
+        ("swap 1 eth to usdc on base, i've been waiting all day", "base", ("swap", "ETH", Decimal(1))),
+    ],
+)
+def test_a_tag_and_waiting_told_beside_the_request(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
