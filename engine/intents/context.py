@@ -125,7 +125,8 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
         # "swap 1 eth to usdc, no wait": a correction begun and never said is not the request as it was.
         drafts[-1].unread.append(Unread("", "unfinished"))
     past = next((lexeme.text for lexeme in shaped if lexeme.kind == "past"), None)
-    narration = past if past is not None and not any(lexeme.kind == "verb" for lexeme in shaped) else None
+    acting = any(lexeme.kind == "verb" for lexeme in shaped) or any(draft.action for draft in drafts)
+    narration = past if past is not None and not acting else None  # "top up" acts as a phrasal verb
     return Text(_said_again(drafts), question=is_question(lexemes), wait=wait_of(shaped), narration=narration)
 
 

@@ -15,6 +15,7 @@ from engine.intents.lexicon import Lexeme
 _LABELS: Final = frozenset(
     {"invoice", "inv", "ref", "reference", "ticket", "po", "order", "id", "case", "request", "req", "bill"}
     | {"receipt", "net", "#", "item", "batch", "week", "version", "po#", "invoice#"}
+    | {"centre", "center", "code", "account", "acct", "dept", "department", "project", "gl", "ledger"}
 )
 _MONTHS: Final = frozenset(
     """jan january feb february mar march apr april may jun june jul july aug august sep sept september oct

@@ -45,9 +45,31 @@ _WHAT: Final = frozenset({"all", "my", "our", "the", "everything", "half"})
 _BREAKS: Final = frozenset({",", ";", ".", "!", "?", ":", "then", "and", "but"})
 
 
+# A verb's word used as a noun after a preposition of occasion and its article: "for the quarterly close",
+# "during the close" name an occasion, never a new action ("after the swap" points at a step: left as is).
+_BEFORE_NOUN: Final = frozenset({"for", "during", "at"})
+_ARTICLE: Final = frozenset({"the", "our", "my", "your", "their", "this", "that", "a", "an"})
+
+
+def _as_noun(lexemes: Sequence[Lexeme], at: int) -> bool:
+    """True when the verb at `at` is a noun after a preposition, its article and at most one word more
+    ("for the quarterly close"). A verb said with what it moves ("for the swap of 1 eth") is not."""
+    back = at - 1
+    if back >= 0 and lexemes[back].kind in ("word", "unknown") and lexemes[back].text not in _ARTICLE:
+        back -= 1  # "quarterly"
+    if back < 1 or lexemes[back].text not in _ARTICLE or lexemes[back - 1].text not in _BEFORE_NOUN:
+        return False
+    following = lexemes[at + 1] if at + 1 < len(lexemes) else None
+    return following is None or following.kind == "punct" or following.text in ("and", "then", "but", "so")
+
+
 def action_nouns(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
-    """`lexemes` with each action named by its noun read as its verb (see the module docstring)."""
-    out = list(lexemes)
+    """`lexemes` with each action named by its noun read as its verb (see the module docstring), and a
+    verb's word used as a noun after a preposition ("for the quarterly close") read as a word."""
+    out = [
+        Lexeme("word", lexeme.text) if lexeme.kind == "verb" and _as_noun(lexemes, at) else lexeme
+        for at, lexeme in enumerate(lexemes)
+    ]
     at = 0
     while at < len(out):
         found = _noun_at(out, at)

@@ -22,6 +22,9 @@ VERBS: Final[dict[str, str]] = {
     "disburse": "transfer",
     "remit": "transfer",
     "reimburse": "transfer",
+    "fund": "transfer",
+    "refill": "transfer",
+    "replenish": "transfer",
     "shoot": "transfer",
     "carry": "transfer",
     "shift": "transfer",
@@ -119,6 +122,7 @@ TARGET_VERBS: Final[frozenset[str]] = frozenset(
 # first guess; verbs.py settles "cash out" and "exit" by what they name.
 PHRASAL_VERBS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("pay", "back"): ("repay", "pay back"),
+    ("top", "up"): ("transfer", "top up"),
     ("pay", "off"): ("repay", "pay off"),
     ("pay", "down"): ("repay", "pay down"),
     ("take", "out"): ("withdraw", "take out"),

@@ -76,3 +76,22 @@ def test_getting_tells_and_never_buys() -> None:
 def test_tokens_wished_in_a_lending_protocol_are_deposited(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
     response = parse(prompt, (EVM_A, chain))
     assert [(i.action, i.asset, i.amount, i.protocol) for i in response.intents] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "chain", "expected"),
+    [
+        (f"Please top up the ops wallet {PAYEE} with 2 ETH on mainnet, approved by CFO (ref AP-5521).", "ethereum", ("transfer", "ETH", Decimal(2))),
+        ("Please convert 25,000 USDT to USDC on Ethereum for the quarterly close.", "ethereum", ("swap", "USDT", Decimal(25000))),
+        ("Repay 10k USDC of our Aave v3 loan on Arbitrum (cost centre 7710, approved).", "arbitrum", ("repay", "USDC", Decimal(10000))),
+        (f"fund {PAYEE} with 100 usdc on base", "base", ("transfer", "USDC", Decimal(100))),
+    ],
+)
+def test_office_wording(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+    response = parse(prompt, (EVM_A, chain))
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
+
+
+def test_a_step_pointed_at_after_a_preposition_is_still_asked_about() -> None:
+    response = parse("bridge 100 usdc to base, then deposit it after the swap", (EVM_A, "ethereum"), (EVM_A, "base"))
+    assert not response.intents
