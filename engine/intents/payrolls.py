@@ -26,7 +26,7 @@ _WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 # Words that ask for a list to be paid, anywhere outside its lines.
 _PAYING: Final = frozenset(
     {"pay", "send", "transfer", "payroll", "payout", "payouts", "stipend", "stipends", "salary", "salaries"}
-    | {"disburse", "distribute", "wages", "bonuses", "process"}
+    | {"disburse", "distribute", "wages", "bonuses", "process", "execute", "remit"}
 )
 _EACH: Final = re.compile(
     r"(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<token>[A-Za-z][A-Za-z0-9.]*)?\s+each\b", re.I

@@ -277,3 +277,18 @@ def test_pairs_that_name_no_slot_are_no_form() -> None:
     prompt = f"send 100 usdc to {PAYEE} on base (ref=INV42 po=7781)"
     assert form_request(prompt) is None
     assert _full(prompt, "base") == [("transfer", "USDC", "base", Decimal(100), None, PAYEE)]
+
+
+def test_a_pasted_payment_table_with_please_execute_is_paid_line_by_line() -> None:
+    other = "0xE0B729C390eE8C123124a3A3A85afA176106A403"
+    prompt = f"payee,amount,token,chain\n{PAYEE},500,USDC,base\n{other},250,USDC,base\nplease execute"
+    assert _full(prompt, "base") == [
+        ("transfer", "USDC", "base", Decimal(500), None, PAYEE),
+        ("transfer", "USDC", "base", Decimal(250), None, other),
+    ]
+
+
+def test_a_payment_history_is_never_paid_again() -> None:
+    other = "0xE0B729C390eE8C123124a3A3A85afA176106A403"
+    prompt = f"my payment history:\npayee,amount,token,chain\n{PAYEE},500,USDC,base\n{other},250,USDC,base"
+    assert _full(prompt, "base") == []
