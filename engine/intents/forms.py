@@ -256,6 +256,8 @@ def _pairs_request(text: str) -> str | None:
             fields.setdefault(_label(match.group("key")) or "", match.group("value").strip("\"'"))
         loose = _PAIR.sub(" ", text)
     fields.pop("", None)
+    if any("slip" in label for label in fields):
+        return None  # a slippage nobody could read as a bound ("slippage": 0.5) is asked, never dropped
     words = re.findall(r"[a-z']+", loose.lower())
     if any(word in _SAYS_MORE for word in words):
         return None  # "don't run action=swap ...", "wait, amount=2": the words around the fields matter

@@ -26,6 +26,7 @@ from engine.intents.payees import refusal as payee_refusal
 from engine.intents.payees import refused_payee
 from engine.intents.questions import DOING
 from engine.intents.sentences import read_message
+from engine.intents.slippage import stated_slippage, without_shortened
 from engine.intents.spelling import chat_text, respelled
 from engine.intents.steps import CROSS_CHAIN_ACTIONS, PROTOCOL_ACTIONS
 from engine.intents.universe import AssetUniverse
@@ -58,6 +59,8 @@ def words_of(request: IntentRequest, lexicon: Lexicon) -> Words:
     prompt, pairs = split_answers(request.prompt)
     # A misspelt token name the user said which token it meant is read as that token's name.
     prompt = chat_text(respelled(prompt, pairs))
+    # Read as the parser read it: a stated slippage and shortened addresses are figures of no amount.
+    prompt = without_shortened(stated_slippage(prompt)[0])[0]
     # Only the request's own words, and the pasted material it points at, ground a value.
     prompt = read_message(prompt, lexicon)[1].text
     texts = [(prompt, True), *((label, True) for _, label in pairs)]

@@ -12,6 +12,7 @@ be a percent or a fraction. Read on the request's text before its words, so its 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
@@ -27,7 +28,7 @@ _BOUND: Final = (
 )
 _SAID: Final = re.compile(
     r"(?:,\s*|\s)?(?:(?:with|and|using|at|set|keep|ensure|make sure|use)\s+)?(?:the\s+)?(?:max(?:imum)?\s+)?"
-    rf"(?:(?:slippage|slip)(?:\s+tolerance)?\s*{_BOUND}{_NUMBER.format('')}"
+    rf"(?:(?:max[_ ]?)?(?:slippage|slip)(?:[_\s]+(?:tolerance|bps|pct))?[\"']?\s*{_BOUND}[\"']?\s*{_NUMBER.format('')}"
     rf"|{_BOUND}{_NUMBER.format('2')}\s+(?:max(?:imum)?\s+)?(?:slippage|slip)(?:\s+tolerance)?(?:\s+max(?:imum)?)?)",
     re.IGNORECASE,
 )
@@ -44,6 +45,9 @@ class Slippage:
 def stated_slippage(text: str) -> tuple[str, Slippage | None]:
     """`text` without the slippage it states, and that slippage (None when it states none). Two different
     tolerances in one request are not one bound: the text is left as it is, for the reader to ask."""
+    body = _object(text)
+    if body is not None:
+        return _from_object(text, body)
     found = list(_SAID.finditer(text))
     if not found:
         return text, None
@@ -52,6 +56,32 @@ def stated_slippage(text: str) -> tuple[str, Slippage | None]:
         return text, None
     said = " ".join(found[0].group(0).strip(" ,").split())
     return _SAID.sub(" ", text), Slippage(values.pop(), said)
+
+
+def _object(text: str) -> dict[str, object] | None:
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        body = json.loads(stripped)
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _from_object(text: str, body: dict[str, object]) -> tuple[str, Slippage | None]:
+    """A JSON body's slippage field ("slippage": "0.3%", "slippage_bps": 30), taken out of the body so the
+    rest still reads as JSON. A number with no unit is basis points only under a name that says so."""
+    keys = [key for key in body if "slip" in key.lower()]
+    if len(keys) != 1:
+        return text, None
+    key = keys[0]
+    value = str(body.pop(key)).strip()
+    if re.fullmatch(r"\d+(?:\.\d+)?", value) and "bps" in key.lower():
+        value += " bps"
+    match = _SAID.search(f"slippage {value}")
+    slippage = Slippage(_bps(match), f"{key}: {value}") if match is not None else None
+    return (json.dumps(body), slippage) if slippage is not None else (text, None)
 
 
 def _bps(match: re.Match[str]) -> int | None:

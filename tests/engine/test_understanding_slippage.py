@@ -94,3 +94,21 @@ def test_an_address_prefix_is_no_leverage() -> None:
     response = parse("my cousin says his address starts with 0x, send him 5 usdc on base", (EVM_A, "base"))
     assert "leverage" not in response.reasoning
     assert not response.intents
+
+
+@pytest.mark.parametrize(
+    ("prompt", "bps"),
+    [
+        ('{"action":"swap","from":"USDC","to":"WETH","amount":"250","chain":"base","slippage":"0.3%"}', 30),
+        ('{"action":"swap","from":"USDC","to":"WETH","amount":"250","chain":"base","slippage_bps":30}', 30),
+        ("action=swap from=USDC to=WETH amount=250 chain=base slippage=0.3%", 30),
+    ],
+)
+def test_a_scripts_slippage_field_bounds_its_swap(prompt: str, bps: int) -> None:
+    response = parse(prompt, (EVM_A, "base"))
+    assert [(i.action, i.slippage_bps) for i in response.intents] == [("swap", bps)]
+
+
+def test_a_scripts_slippage_with_no_unit_is_asked_never_dropped() -> None:
+    prompt = '{"action":"swap","from":"USDC","to":"WETH","amount":"250","chain":"base","slippage":0.5}'
+    assert not parse(prompt, (EVM_A, "base")).intents
