@@ -168,6 +168,7 @@ def watch_of(agent: Mapping[str, Any]) -> dict[str, Any]:
                 "condition": agent.get("condition"),
                 "pct": agent.get("pct_change"),
                 "base_price": agent.get("base_price"),
+                "coingecko_id": agent.get("coingecko_id"),
             }
         return {
             "type": "price",
@@ -183,17 +184,24 @@ def watch_of(agent: Mapping[str, Any]) -> dict[str, Any]:
             "chain": agent.get("chain"),
             "threshold": agent.get("threshold"),
             "target_wallet": agent.get("target_wallet"),
+            # A health agent fires below its threshold (contract: a health factor floor).
+            "condition": "below",
         }
     if kind == "portfolio":
         return {
             "type": "portfolio",
             "threshold": agent.get("threshold"),
+            "pct": agent.get("threshold"),  # the size of the move, a percent
             "window": agent.get("movement_window", "24h"),
             "asset": agent.get("asset_symbol"),
+            # Contract: a portfolio move is always the above direction (a move of that size either way).
+            "condition": "above",
         }
     if kind == "schedule":
         keys = ("cadence", "day_of_week", "day_of_month", "hour", "minute", "timezone", "label")
-        return {"type": "schedule", **{key: agent.get(key) for key in keys}}
+        day = agent.get("day_of_week") if agent.get("day_of_week") is not None else agent.get("day_of_month")
+        # Writers name the day as "day": a weekday's name or a day of the month.
+        return {"type": "schedule", **{key: agent.get(key) for key in keys}, "day": day}
     if kind == "yield":
         return {
             "type": "yield",

@@ -57,6 +57,31 @@ def test_an_agent_outcome_and_its_watch_are_judged() -> None:
     assert judge_agent(case, "unwatchable", {}) is not None
 
 
+def test_fields_an_agent_implies_or_names_otherwise_are_read_as_the_writers_name_them() -> None:
+    """A health agent fires below its floor, a portfolio move is "above" by contract and its threshold is
+    the move's percent, a schedule's day is its weekday or day of the month, a percent move keeps its
+    coingecko id: a case naming them that way is judged on the agent's real fields."""
+    health = {"kind": "aave-health", "chain": "base", "threshold": Decimal("1.2")}
+    case = {"expect": ["create"], "watch": {"type": "health", "condition": "below", "threshold": 1.2}}
+    assert judge_agent(case, "create", {"agent": health}) is None
+    folio = {"kind": "portfolio", "threshold": Decimal(10)}
+    case = {"expect": ["create"], "watch": {"type": "portfolio", "condition": "above", "pct": 10}}
+    assert judge_agent(case, "create", {"agent": folio}) is None
+    weekly = {"kind": "schedule", "cadence": "weekly", "day_of_week": "monday", "hour": 12}
+    case = {"expect": ["create"], "watch": {"type": "schedule", "cadence": "weekly", "day": "monday"}}
+    assert judge_agent(case, "create", {"agent": weekly}) is None
+    assert judge_agent(case, "create", {"agent": {**weekly, "day_of_week": "friday"}}) is not None
+    moved = {
+        "kind": "price",
+        "asset_symbol": "BTC",
+        "coingecko_id": "bitcoin",
+        "pct_change": 8,
+        "condition": "below",
+    }
+    case = {"expect": ["create"], "watch": {"type": "price_pct", "coingecko_id": "bitcoin", "pct": 8}}
+    assert judge_agent(case, "create", {"agent": moved}) is None
+
+
 def test_a_set_runs_in_process(tmp_path: Path) -> None:
     wallet = [{"address": "0x635CC4b6dd601C16f67b39d88a5Ba983DD151B5F", "chain": "arbitrum"}]
     intents = [
