@@ -54,6 +54,10 @@ _PROTOCOL_PREPOSITIONS: Final[frozenset[str]] = frozenset(
 )
 
 
+# Words after a name that say it names a token.
+_CALLED_TOKEN: Final = frozenset({"token", "tokens", "coin", "coins"})
+
+
 class UnknownReading(ClauseState):
     def unknown(self, index: int, word: str) -> None:
         """An unknown word where an asset or a protocol belongs is an unknown token or protocol. Right
@@ -64,6 +68,11 @@ class UnknownReading(ClauseState):
         following = self.peek(index + 1)
         if following is not None and following.asset is not None:
             return  # a word before a token's name says what kind ("regular usdc", "normal eth")
+        if following is not None and following.text in _CALLED_TOKEN and not is_common(word):
+            # "make it ARB token instead", "some PEPE coins": named as a token, whatever else it names.
+            self.draft.unknown_assets.append(word)
+            self.used.update([index, index + 1])
+            return
         after_verb = previous is not None and previous.kind == "verb"
         if (
             after_verb

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
 
+from engine.intents.arrows import arrow_steps
 from engine.intents.clarify import split_answers
 from engine.intents.clauses import split_steps
 from engine.intents.drafts import AmountSpec, Draft, Item, Unread
@@ -24,9 +25,9 @@ from engine.intents.holdings import (
 from engine.intents.identifiers import without_identifiers
 from engine.intents.lexicon import Lexeme, Lexicon
 from engine.intents.moves import out_of_protocol
-from engine.intents.payouts import distributed, on_each_chain
-from engine.intents.arrows import arrow_steps
 from engine.intents.nouns import action_nouns
+from engine.intents.payouts import distributed, on_each_chain
+from engine.intents.places import tokens_named_like_chains
 from engine.intents.purposes import later_plans, purposes
 from engine.intents.reader import read_clause
 from engine.intents.remarks import remarks
@@ -85,7 +86,25 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
     lexemes = without_identifiers(lexemes)
     shaped = rewrite(
         remarks(
-            kept_back(every_one(of_stated(kept_rest(worth_after(told_estimate(told_past(purposes(later_plans(action_nouns(arrow_steps(lexemes)))))))))))
+            kept_back(
+                every_one(
+                    of_stated(
+                        kept_rest(
+                            worth_after(
+                                told_estimate(
+                                    told_past(
+                                        purposes(
+                                            later_plans(
+                                                action_nouns(arrow_steps(tokens_named_like_chains(lexemes)))
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                        )
+                    )
+                )
+            )
         )
     )
     drafts: list[Draft] = []

@@ -41,9 +41,13 @@ def without_identifiers(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         elif (before is not None and before.text in _MONTHS) or (after is not None and after.text in _MONTHS):
             drop.add(at)  # "3 March", "March 3"
         elif _DAY_MONTH.fullmatch(lexeme.text) and (
-            lexeme.text[-2] == "0" or (before is not None and before.text in _DATE_WORDS)
+            lexeme.text[-2] == "0"
+            or (before is not None and before.text in _DATE_WORDS)
+            or (after is None or (after.kind == "punct" and after.text != "%"))
         ):
-            drop.add(at)  # "due 15/04", read as one ratio by the lexer
+            # "due 15/04", "approved by the committee 11/12.": a date, read as one ratio by the lexer; "11/12
+            # of my eth" (a share, "of" after it) is left as it is.
+            drop.add(at)
         elif _a_date(lexemes, at):
             drop.update(range(at, at + 3))  # "15/04", "30-04"
         elif _told_clock(lexemes, at):

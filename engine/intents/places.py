@@ -101,7 +101,9 @@ def reads_as_chain(
             return False  # "$50 of eth -> usdc": a token turned into a token
         return draft.action != "swap"  # "eth -> base" moves; "swap eth -> usdc" trades
     if following is not None and following.text in ("/", "-"):
-        return False
+        paired = _at(lexemes, index + 2)
+        if paired is not None and paired.asset is not None:
+            return False  # "eth-usdc", "eth/usdc": a pair; "on ethereum - that's ..." is a dash
     if prep == "on" and draft.verb == "spend" and draft.items and not draft.to_asset:
         return False  # "spend 100 usdc on eth": what the money goes on is an asset
     if pending and previous is not None and previous.text == "in" and _amount_before(lexemes, index - 1):
@@ -246,3 +248,20 @@ def pledged_words(lexemes: Sequence[Lexeme], index: int, draft: Draft) -> list[i
     if pledge is None or pledge.text != "against":
         return []
     return [index - 1, index - 2] if owner else [index - 1]
+
+
+_TOKEN_WORDS: Final = frozenset({"token", "tokens", "coin", "coins"})
+
+
+def tokens_named_like_chains(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
+    """ "make it ARB token instead", "some OP tokens": a chain's name said as a token is that chain's token
+    (not in the registry: an unknown token, refused or asked about), never the chain."""
+    return [
+        Lexeme("unknown", lexeme.text)
+        if lexeme.kind == "chain"
+        and lexeme.asset is None
+        and at + 1 < len(lexemes)
+        and lexemes[at + 1].text in _TOKEN_WORDS
+        else lexeme
+        for at, lexeme in enumerate(lexemes)
+    ]

@@ -55,6 +55,8 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
             or _source_at(lexemes, index)
             or _plain_sense_at(lexemes, index)
             or _instead_of_at(lexemes, index)
+            or _restated_balance_at(lexemes, index)
+            or _hedge_at(lexemes, index)
         )
         if clause is None:
             out.append(lexemes[index])
@@ -63,7 +65,7 @@ def remarks(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
         start, end = clause
         del out[len(out) - (index - start) :]
         text = _spoken(lexemes[start:end])
-        out.append(Lexeme("remark", text))
+        out.append(Lexeme("hedge" if _hedge_at(lexemes, start) else "remark", text))
         index = end
     return out
 
@@ -326,6 +328,46 @@ def _plain_sense_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | 
     if word in _MEAN and before in _MEAN_SIGNIFY:
         return index, index + 1  # "whatever that may mean", "not sure what he means"
     return None
+
+
+_THAT: Final = frozenset({"that", "which", "this", "it", "thats", "that's", "it's", "its"})
+_HOLDINGS: Final = frozenset({"balance", "balances", "holdings", "holding", "stack", "bag"})
+
+
+def _restated_balance_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a clause saying what the amount just asked for is ("- that's our full DAI balance on
+    mainnet", "which is all my usdc"): it tells, it asks for nothing more. Only a clause opening with
+    "that"/"which"/"it", naming a balance, with no number and no verb."""
+    if lexemes[index].text not in _THAT or (index > 0 and lexemes[index - 1].text not in _BREAKS):
+        return None
+    if not any(one.kind == "number" for one in lexemes[:index]):
+        return None  # nothing said before it for it to restate
+    _, end = _clause_around(lexemes, index, index + 1)
+    clause = lexemes[index:end]
+    if any(one.kind in ("number", "verb", "evm", "sol", "ens") for one in clause):
+        return None
+    if not any(one.text in _HOLDINGS for one in clause):
+        return None
+    return index, end
+
+
+_HEDGE_WORDS: Final = frozenset({"was", "it", "is", "maybe", "perhaps", "possibly", "rather", "even", "like"})
+
+
+def _hedge_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:
+    """(start, end) of a second amount offered beside the first ("swap 1 eth, or was it 2?", "send 50, or
+    maybe 60"): which one is meant nobody can say, so it is asked, never dropped (a `hedge`)."""
+    if lexemes[index].text != "or" or not any(one.kind == "number" for one in lexemes[:index]):
+        return None
+    at = index + 1
+    while at < len(lexemes) and lexemes[at].text in _HEDGE_WORDS:
+        at += 1
+    if at >= len(lexemes) or lexemes[at].kind != "number":
+        return None
+    end = at + 1
+    if end < len(lexemes) and lexemes[end].kind == "asset":
+        end += 1
+    return index, end
 
 
 def _instead_of_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | None:

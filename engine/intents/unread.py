@@ -19,12 +19,13 @@ def unread_runs(lexemes: Sequence[Lexeme], used: Collection[int], dropped: Colle
     words: list[str] = []
     kinds: set[str] = set()
     for index, lexeme in enumerate(lexemes):
-        if lexeme.kind == "remark":
-            # A negation that only says how the user feels (engine.intents.remarks): set aside, named.
+        if lexeme.kind in ("remark", "hedge"):
+            # A negation that only says how the user feels (engine.intents.remarks): set aside, named. A
+            # hedge between two amounts ("or was it 2?") is a number nobody can place: asked, never dropped.
             if words:
                 runs.append(_run(words, kinds))
                 words, kinds = [], set()
-            runs.append(Unread(lexeme.text, "remark"))
+            runs.append(Unread(lexeme.text, "remark" if lexeme.kind == "remark" else "number"))
             continue
         filler = _filler(lexeme)
         if index in dropped or (index not in used and not filler):

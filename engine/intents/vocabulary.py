@@ -64,6 +64,7 @@ VERBS: Final[dict[str, str]] = {
     "authorize": "approve",
     "authorise": "approve",
     "swap": "swap",
+    "swp": "swap",
     "wrap": "swap",
     "unwrap": "swap",
     "trade": "swap",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from engine.intents.lexer import within_one_edit
 from engine.intents.lexicon import Lexeme
 from engine.intents.wording import CONDITION_WORDS, TIME_OPENERS, TIME_UNITS, TIME_WORDS
 
@@ -45,6 +46,8 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
     """The time or condition a request waits for ("tomorrow", "every week", "if eth drops", "at $4000"),
     or None. Links and corrections are read first (see rewrite), so "once it lands" is not a condition."""
     for index, lexeme in enumerate(lexemes):
+        if lexeme.kind == "unknown" and _misspelt_every(lexeme.text) and _time_unit_follows(lexemes, index + 1):
+            return Wait("time", _quote(lexemes, index, 4), True)  # "evry week": a repeat, typed fast
         if lexeme.kind not in ("word", "punct", "number"):
             continue
         word = lexeme.text
@@ -93,6 +96,11 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
 _DATE_PREPS: Final = frozenset({"on", "by", "at", "until", "till", "before"})
 _DATE_POINTERS: Final = frozenset({"that", "the", "this", "its", "their", "due", "same"})
 _DATES: Final = frozenset({"date", "day", "deadline", "time", "due"})
+
+
+def _misspelt_every(word: str) -> bool:
+    """ "evry", "evey", "eveyr": "every" typed one edit off (a repeat is never planned as a one-off)."""
+    return len(word) >= 4 and word.isalpha() and within_one_edit(word, "every")
 
 
 def _time_unit_follows(lexemes: Sequence[Lexeme], at: int) -> bool:
