@@ -25,7 +25,7 @@ def test_a_date_a_dash_and_a_restated_balance_are_no_steps() -> None:
 def test_a_share_written_as_a_ratio_of_a_balance_is_still_a_share() -> None:
     response = parse("swap 1/4 of my eth to usdc on base", (EVM_A, "base"))
     assert response.intents or response.clarifications
-    assert "1/4" not in response.reasoning.split("set aside")[-1]
+    assert "1/4 of your ETH" in response.reasoning  # sized (or asked) as a share, not set aside as a date
 
 
 @pytest.mark.parametrize(
