@@ -140,6 +140,7 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
                 for paid in distributed(one)
                 for step in on_each_chain(paid)
             )
+    drafts = _said_first(drafts)
     if drafts and _unfinished_correction(lexemes) and _ends_on_mark(shaped):
         # "swap 1 eth to usdc, no wait": a correction begun and never said is not the request as it was.
         drafts[-1].unread.append(Unread("", "unfinished"))
@@ -153,6 +154,25 @@ def read_text(text: str, lexicon: Lexicon) -> Text:
 # ("..., no wait", "..., hold on"). A correction word said last after a value ("usdc i mean", "the whole
 # debt actually") is an afterthought about what came before, and reads as before.
 _PAUSES: Final = (("wait",), ("hold", "on"), ("hang", "on"), ("one", "sec"), ("wait", "a", "sec"))
+
+
+_FIRST_LAST: Final = re.compile(r"\b(?:first|beforehand|before that|before it)\s*(?:lah|pls|please|ok)?\s*$")
+
+
+def _said_first(drafts: list[Draft]) -> list[Draft]:
+    """ "Borrow 1000 usdc from aave. Put 2 eth as collateral first": a later step said to come "first" (at
+    its end) is done first; the rest keep their order."""
+    if len(drafts) < 2:
+        return drafts
+    later = [
+        at
+        for at, draft in enumerate(drafts)
+        if at and draft.action and not draft.pronoun and _FIRST_LAST.search(draft.text)
+    ]
+    if len(later) != 1:
+        return drafts
+    moved = drafts[later[0]]
+    return [moved, *(draft for at, draft in enumerate(drafts) if at != later[0])]
 
 
 def _only_words(draft: Draft) -> bool:

@@ -136,6 +136,19 @@ def apply_follow_up(prior: Sequence[Draft], change: Draft, universe: AssetUniver
                         item.amount = None
         if not first.items:
             first.items.append(Item(new_asset, None))
+    said_amounts = [
+        f"{item.amount.written} {item.asset or ''}".strip()
+        for draft in drafts
+        for item in draft.items
+        if item.amount is not None and item.amount.kind == "exact"
+    ]
+    if new_amount is not None and not scaled and new_asset is None and len(said_amounts) > 1:
+        # "make it 300" after "100 usdc to A and 200 dai to B": which amount it replaces nobody can say.
+        first.refusal = (
+            f"Your request has several amounts ({', '.join(said_amounts)}); say which one becomes "
+            f"{new_amount.written}, for example 'make the {said_amounts[-1].split()[-1]} {new_amount.written}'."
+        )
+        return drafts
     if new_amount is not None:
         if target.items:
             target.items[0].amount = new_amount

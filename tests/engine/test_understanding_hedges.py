@@ -44,3 +44,17 @@ def test_a_repeat_an_unknown_token_and_a_hedge_are_never_planned_past(prompt: st
 def test_an_abbreviated_swap_is_a_swap_never_a_move() -> None:
     response = parse("swp 10% of my wbtc to eth on arbitrum", (EVM_A, "arbitrum"), (EVM_A, "ethereum"))
     assert all(intent.action == "swap" for intent in response.intents)
+
+
+def test_a_step_said_later_to_come_first_is_done_first() -> None:
+    response = parse("Borrow 1000 usdc from aave on base can? Put 2 eth as collateral first lah", (EVM_A, "base"))
+    assert [(i.action, i.asset) for i in response.intents] == [("deposit", "ETH"), ("borrow", "USDC")]
+
+
+def test_a_new_amount_for_a_request_with_several_is_never_given_to_one_of_them() -> None:
+    context = (
+        f"User: send 100 usdc to {PAYEE} and 200 dai to 0x47A9b1D3F5C8e0264a8c0e2b4D6F8a1c3e5b7d90 on base\n"
+        "Flip: Plan: two transfers. Confirm?"
+    )
+    response = parse("make it 300", (EVM_A, "base"), conversation_context=context)
+    assert not response.intents and "several amounts" in response.reasoning
