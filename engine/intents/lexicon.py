@@ -172,6 +172,10 @@ class Lexicon:
             entries.setdefault(word, f"word:{word}")
         self._typos = TypoIndex(entries, _KNOWN_WORDS)
 
+    def clear_cache(self) -> None:
+        """Forget every text read so far (benchmarks time a prompt never seen before)."""
+        self._read_cached.cache_clear()
+
     def read_text(self, text: str) -> list[Lexeme]:
         """The lexemes of `text`. A request is read by the parser and again by the grounding check (and its
         sentences apart): the same text's lexemes, which never change, are kept for the next reading."""
