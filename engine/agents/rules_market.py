@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Final
 
 from engine.agents.conditions import (
     Condition,
@@ -56,6 +57,10 @@ _RATIO_PATTERNS = tuple(
     )
 )
 _CHAIN_LABELS = [slug.capitalize() for slug in evm_chain_slugs()[:4]]
+
+
+# How far from the price (a factor either way) a level may be before it is asked about.
+_FAR: Final = Decimal(100)
 
 
 def find_ratio(request: Request) -> tuple[AssetMention, AssetMention] | None | Unwatchable:
@@ -139,6 +144,15 @@ def compile_price(request: Request, mentions: list[AssetMention], check_cadence:
         return direction
     if amount.value <= 0:
         return Unwatchable("a price threshold must be greater than 0")
+    confirmed = "watch that price" in request.text.lower()
+    if price is not None and price > 0 and not price / _FAR <= amount.value <= price * _FAR and not confirmed:
+        # "alert on abs(pct_change(BTC)) >= 7", "btc under 55": a level a hundred times from the price is a
+        # percent, a shorthand or a slip, never a price to watch as written.
+        return NeedsClarification.ask(
+            f"The {symbol} price is ${display(price)} now. Did you mean a price of ${display(amount.value)}, or "
+            "something else (a percent move, thousands)?",
+            ["Yes, watch that price"],
+        )
     request.cite("threshold", amount.span, amount.value)
     shown = f"${display(amount.value)}"
     headline = f"{symbol} crossed {direction} {shown}"

@@ -115,5 +115,19 @@ def test_the_side_is_the_level_against_the_price_and_a_near_level_is_always_aske
     result = compile_request(f"alert me when eth hits {level}", WALLETS, {"ethereum": now}.get)
     if abs(level - now) <= now * SIDE_MARGIN:
         assert isinstance(result, NeedsClarification)
+    elif not now / 100 <= level <= now * 100:
+        # A level a hundred times from the price is asked as written or meant otherwise.
+        assert isinstance(result, NeedsClarification) and "Did you mean a price of" in result.question
     else:
         assert price_side(result) == ("above" if level > now else "below", level)
+
+
+def test_a_level_far_from_the_price_is_asked_and_the_answer_compiles() -> None:
+    asked = compile_request("alert on abs(pct_change(BTC)) >= 7", WALLETS, {"bitcoin": Decimal(60000)}.get)
+    assert isinstance(asked, NeedsClarification) and [o.label for o in asked.options] == ["Yes, watch that price"]
+    answered = compile_request(
+        f"alert on abs(pct_change(BTC)) >= 7\n\nClarification — {asked.question}: Yes, watch that price",
+        WALLETS,
+        {"bitcoin": Decimal(60000)}.get,
+    )
+    assert isinstance(answered, Compiled)
