@@ -87,7 +87,7 @@ end
 def create_keys(data_dir: Path) -> list[str]:
     """KEYS high-tier keys over ten tenants, created in one transaction on the service's own store."""
     from gateway.config import Settings
-    from gateway.service import open_database
+    from gateway.store import open_database
     from storage import accounts
 
     db = open_database(Settings(data_dir=data_dir))

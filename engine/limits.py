@@ -1,4 +1,4 @@
-"""The contract's limits, in one place: rate tiers, quotas, page sizes and input sizes.
+"""The contract's limits, in one place: key scopes and rate tiers, quotas, page sizes and input sizes.
 
 Every value is the contract's ("Limits" and the endpoint sections of CONTRACT.md); the modules that
 enforce one import it from here, so a limit changes in one line.
@@ -15,6 +15,9 @@ RATE_TIERS: Final[dict[str, tuple[int, int]]] = {
     "standard": (120, 60_000),
     "high": (600, 60_000),
 }
+# The scopes an API key may carry (contract: `agents` for agents and webhook endpoints; `plan` is ours, for
+# /intent /plan /steps/reencode /simulate).
+SCOPES: Final = ("plan", "agents")
 # Limits: active agents per tenant, by tier (POST /agents, and PATCH resuming a paused agent).
 AGENT_QUOTAS: Final[dict[str, int]] = {"beta": 50, "standard": 500, "high": 5000}
 # Limits: webhook endpoints per tenant.

@@ -11,12 +11,11 @@ from quart_trio import QuartTrio
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from engine.registry import load_registry
 from gateway.dashboard import install_dashboard
 from gateway.errors import HTTP_CODES, ApiError, envelope_for
 from gateway.logs import log_access
 from gateway.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from gateway.openapi import build_openapi
+from gateway.openapi import service_openapi
 from gateway.policy import guarded, json_response
 from gateway.routes import routes
 from gateway.services import Services
@@ -54,7 +53,7 @@ def create_app(services: Services) -> QuartTrio:
     # The WebSocket twin of GET /agent-events/stream (it applies the policy itself).
     app.add_websocket(API_PREFIX + "/stream", endpoint="stream_socket", view_func=stream_socket)
     install_dashboard(app)
-    openapi = build_openapi(table, load_registry())
+    openapi = service_openapi()
 
     @app.get(API_PREFIX + "/openapi.json")
     async def openapi_document() -> Response:

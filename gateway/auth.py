@@ -10,8 +10,6 @@ import trio
 from gateway.errors import ApiError
 from storage import Database, accounts
 
-# Scope names (contract: `agents`; `plan` is ours, for /intent /plan /steps/reencode /simulate).
-SCOPES = ("plan", "agents")
 KEY_PATTERN = re.compile(r"^igk_[A-Za-z0-9_-]{43}$")
 
 

@@ -1,22 +1,22 @@
 """`intentgate`: serve, config, db upgrade, keys create|list|revoke, credits grant."""
 
+# Each command imports what it uses, inside it: `config` needs no store and the key, credit and db commands
+# no service, whose import alone takes over a second of CPU that every call would wait for.
 from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
-
-from engine.limits import RATE_TIERS
+from engine.limits import RATE_TIERS, SCOPES
 from engine.numbers import parse_decimal
-from gateway.auth import SCOPES
 from gateway.config import ConfigError, Settings, load_settings
-from storage import StorageError, accounts
+
+if TYPE_CHECKING:
+    from storage import Database
 
 
 class CliError(Exception):
@@ -102,8 +102,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(flags, config_file=getattr(args, "config", None))
 
 
-def _open_store(settings: Settings):
-    from gateway.service import open_database
+def _open_store(settings: Settings) -> Database:
+    from gateway.store import open_database
 
     db = open_database(settings)
     db.upgrade()
@@ -111,7 +111,7 @@ def _open_store(settings: Settings):
 
 
 def cmd_db_upgrade(settings: Settings) -> int:
-    from gateway.service import open_database
+    from gateway.store import open_database
 
     db = open_database(settings)
     before = db.revision()
@@ -125,6 +125,10 @@ def cmd_db_upgrade(settings: Settings) -> int:
 
 
 def cmd_serve(settings: Settings) -> int:
+    import signal
+
+    import trio
+
     from gateway.app import create_app
     from gateway.logs import configure_logging
     from gateway.service import (
@@ -205,6 +209,8 @@ def _devnet_failure(group: BaseExceptionGroup) -> Exception | None:
 
 
 def cmd_keys_create(settings: Settings, args: argparse.Namespace) -> int:
+    from storage import accounts
+
     scopes = tuple(s.strip() for s in args.scopes.split(",") if s.strip())
     unknown = [s for s in scopes if s not in SCOPES]
     if unknown or not scopes:
@@ -240,8 +246,10 @@ def cmd_keys_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_keys_list(settings: Settings, args: argparse.Namespace) -> int:
+    from storage import accounts
+
     keys = _open_store(settings).transaction(accounts.list_keys, args.tenant)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": k.id,
             "tenant": k.tenant_name,
@@ -265,6 +273,8 @@ def cmd_keys_list(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
+    from storage import accounts
+
     if not _open_store(settings).transaction(accounts.revoke_key, args.key_id):
         raise CliError(f"no active key with id {args.key_id}")
     print(f"revoked {args.key_id}")
@@ -272,6 +282,8 @@ def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_credits_grant(settings: Settings, args: argparse.Namespace) -> int:
+    from storage import accounts
+
     db = _open_store(settings)
 
     def grant(conn: Any) -> int:
@@ -290,11 +302,21 @@ def cmd_credits_grant(settings: Settings, args: argparse.Namespace) -> int:
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = settings_from(args)
-    if args.command == "serve":
-        return cmd_serve(settings)
     if args.command == "config":
         print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
         return 0
+    # Every other command opens the store: one it cannot reach, or that refuses, is the operator's to fix.
+    from storage import StorageError
+
+    try:
+        return _run_with_store(settings, args)
+    except StorageError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _run_with_store(settings: Settings, args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        return cmd_serve(settings)
     if args.command == "db":
         return cmd_db_upgrade(settings)
     if args.command == "keys":
@@ -306,7 +328,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 def main(argv: Sequence[str] | None = None) -> None:
     try:
         code = run(argv)
-    except (CliError, ConfigError, StorageError) as exc:
+    except (CliError, ConfigError) as exc:
         print(f"intentgate: {exc}", file=sys.stderr)
         code = 2
     sys.exit(code)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import ssl
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,6 +24,14 @@ from watchers.upstreams.jsonrpc import RpcSettings
 from watchers.upstreams.prefetch import AcrossBridgeQuoter, Prefetcher
 from watchers.upstreams.prices import CoinGeckoPrices, PriceSettings
 from watchers.upstreams.simulation import EvmExecutor, LiteSvmExecutor, PyrevmExecutor
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """httpx's default context (its CA bundle, or SSL_CERT_FILE or SSL_CERT_DIR), built once a process:
+    reading the bundle takes about 30 ms of CPU, which every runtime a process opened paid again (a test
+    run opens hundreds)."""
+    return httpx.create_ssl_context()
 
 
 def _same_executor(inner: EvmExecutor, chains: ChainClients) -> EvmExecutor:
@@ -48,7 +58,8 @@ async def open_runtime(services: Services, layers: Layers | None = None) -> Asyn
     settings = services.settings
     layers = layers or Layers()
     registry = load_registry()
-    async with httpx.AsyncClient(timeout=None) as http:  # deadlines are trio.fail_after per source
+    # Deadlines are trio.fail_after per source.
+    async with httpx.AsyncClient(timeout=None, verify=_tls_context()) as http:
         chains = layers.chain_clients(
             upstreams.rpc_urls(settings, registry),
             http=http,

@@ -24,9 +24,10 @@ from gateway.mcp import McpDispatcher, McpEndpoint
 from gateway.remedy_builder import RemedyBuilder
 from gateway.runtime import Layers, open_runtime
 from gateway.services import Services, build_services
+from gateway.store import open_database
 from gateway.streams import serve_http  # SSE sockets written directly
 from gateway.usecases.remedy import RemedyPlans
-from storage import Database, accounts, sqlalchemy_url
+from storage import Database, accounts
 from storage.clock import wall_ms
 from watchers import RateLimitJanitor
 from watchers.outbox import run_outbox
@@ -72,12 +73,6 @@ def settle_heap() -> None:
     """
     gc.collect()
     gc.freeze()
-
-
-def open_database(settings: Settings) -> Database:
-    """Create the data directory (0700) and open the configured store."""
-    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return Database(sqlalchemy_url(settings.database_url, settings.data_dir), pool_size=settings.db_pool_size)
 
 
 def bootstrap_dev_tenant(db: Database, credits: int, tier: str = "high") -> str | None:

@@ -11,13 +11,13 @@ clock. Outside a trio run (the CLI) it is the system clock."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 import trio
-import trio.testing
 from trio.lowlevel import RunVar
 
 _ANCHOR: RunVar[tuple[float, float]] = RunVar("intentgate_wall_anchor")
@@ -38,13 +38,21 @@ def wall_seconds() -> float:
         anchor_trio, anchor_wall = now, time.time()
         _ANCHOR.set((anchor_trio, anchor_wall))
     read = anchor_wall + (now - anchor_trio)
-    if isinstance(trio.lowlevel.current_clock(), trio.testing.MockClock):
+    if _mock_clock():
         return read  # a test's clock: it alone moves time
     system = time.time()
     if abs(read - system) > RESYNC_S:
         _ANCHOR.set((now, system))
         return system
     return read
+
+
+def _mock_clock() -> bool:
+    """Whether this trio run is driven by `trio.testing.MockClock`."""
+    # Looked up, not imported: trio.testing imports pytest where it is installed (a sixth of a second at
+    # every start of the CLI), and a MockClock can only exist once something imported trio.testing.
+    testing = sys.modules.get("trio.testing")
+    return testing is not None and isinstance(trio.lowlevel.current_clock(), testing.MockClock)
 
 
 def wall_ms() -> int:

@@ -17,6 +17,7 @@ from storage.agents import EDGE_WRITTEN_AT, Agent, AgentFilter, agent_from_row, 
 from storage.evaluation import agent_checks
 from storage.events import QUEUED, Event, event_from_row
 from storage.schema import agent_wallets, agents, deliveries, delivery_attempts, events, webhook_endpoints
+from storage.webhook_records import Attempt
 
 # How many of the tenant's newest events are read for the agents' last events: enough for every agent of
 # a page that fired lately, bounded so an agent that never fired does not cost a scan of all history.
@@ -47,16 +48,6 @@ class AgentRow:
     edge_written_at: int | None
     checks: CheckState
     last_event: LastEvent | None
-
-
-@dataclass(frozen=True)
-class Attempt:
-    attempt: int
-    at: int
-    outcome: str
-    status_code: int | None
-    latency_ms: int | None
-    error: str | None
 
 
 @dataclass(frozen=True)

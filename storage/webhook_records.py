@@ -1,5 +1,6 @@
-"""The records the webhook outbox hands to its callers: an attempt as the tenant's history shows it, a
-delivery leased for one attempt (and a lease round's take), and an attempt's outcome to store."""
+"""The records the webhook outbox hands to its callers: an attempt (as listings show it, and with its
+delivery as the tenant's history shows it), a delivery leased for one attempt (and a lease round's take),
+and an attempt's outcome to store."""
 
 from __future__ import annotations
 
@@ -9,17 +10,24 @@ from storage.events import Event
 
 
 @dataclass(frozen=True)
-class AttemptRecord:
-    """One recorded delivery attempt, as the tenant's attempt history shows it."""
+class Attempt:
+    """One recorded delivery attempt: its number, when (epoch-ms), and what came of it."""
 
-    delivery_id: str
-    event_id: str
     attempt: int
     at: int
     outcome: str
     status_code: int | None
     latency_ms: int | None
     error: str | None
+
+
+@dataclass(frozen=True)
+class AttemptRecord(Attempt):
+    """A recorded attempt as the tenant's attempt history shows it: with its delivery, the receiver's
+    answer and the delivery's state now."""
+
+    delivery_id: str
+    event_id: str
     response_body: str | None
     delivery_state: str
     next_attempt_at: int | None

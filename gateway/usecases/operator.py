@@ -9,9 +9,9 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from engine.limits import RATE_TIERS
+from engine.limits import RATE_TIERS, SCOPES
 from gateway.activity import KeyActivity
-from gateway.auth import SCOPES, Authenticator, Principal
+from gateway.auth import Authenticator, Principal
 from gateway.operator_models import (
     USAGE_SPANS,
     AccountResponse,
