@@ -121,7 +121,9 @@ _METRICS: Final = frozenset(
 )
 _VAGUE: Final = frozenset({"something", "anything", "everything"})
 # What a pointer back at a move or level said before says of it: that it happens ("if it does").
-_COMES_ABOUT: Final = _PRONOUNS | frozenset({"does", "do", "did", "happens", "happen", "so", "ever", "really"})
+_COMES_ABOUT: Final = _PRONOUNS | frozenset(
+    {"does", "do", "did", "happens", "happen", "so", "ever", "really"}
+)
 
 
 def _event(text: str) -> str | None:

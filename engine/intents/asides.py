@@ -51,7 +51,7 @@ def read_fully(drafts: Sequence[Draft], outcome: Outcome, filler: Filler) -> boo
         )
         if any(item.kind == "unfinished" for item in unread):
             question = (
-                "Your message ends on a correction with nothing after it (\"no wait\", \"actually\"). "
+                'Your message ends on a correction with nothing after it ("no wait", "actually"). '
                 "What should change? Send the request again as you want it."
             )
         elif all(item.kind == "verb" for item in unread):
@@ -64,9 +64,7 @@ def read_fully(drafts: Sequence[Draft], outcome: Outcome, filler: Filler) -> boo
             filler.unusable(answer)
         return False
     question = f"I didn't understand {quoted} in your request. Should I plan it without those words?"
-    answer = filler.ask(
-        placeholder, "unread", "rephrase", question, [(_IGNORE, "Yes, plan without them")]
-    )
+    answer = filler.ask(placeholder, "unread", "rephrase", question, [(_IGNORE, "Yes, plan without them")])
     if answer is None:
         return False
     if answer.value != _IGNORE:

@@ -5,7 +5,6 @@ the registry says it cannot be done. Amounts are settled in settling.py."""
 from __future__ import annotations
 
 import re
-
 from typing import Final
 
 from engine.intents.amounts import Facts

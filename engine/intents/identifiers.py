@@ -126,7 +126,9 @@ def _told_before(lexemes: Sequence[Lexeme], at: int) -> bool:
         lexeme = lexemes[back]
         if lexeme.kind == "verb":
             return False
-        if lexeme.kind == "past" or (lexeme.kind in ("unknown", "word") and _PARTICIPLE.fullmatch(lexeme.text)):
+        if lexeme.kind == "past" or (
+            lexeme.kind in ("unknown", "word") and _PARTICIPLE.fullmatch(lexeme.text)
+        ):
             told = True
         back -= 1
     return told
@@ -197,7 +199,9 @@ def _a_date(lexemes: Sequence[Lexeme], at: int) -> bool:
 
 # Words of a person's age: "68 years old", "aged 74", "my mum is 68", "i'm 74 and ...", "he turns 12".
 _YEARS: Final = frozenset({"years", "year", "yrs", "yr", "yo", "y/o"})
-_AGE_VERBS: Final = frozenset({"am", "is", "'s", "s", "turned", "turning", "turns", "aged", "age", "i'm", "im"})
+_AGE_VERBS: Final = frozenset(
+    {"am", "is", "'s", "s", "turned", "turning", "turns", "aged", "age", "i'm", "im"}
+)
 _PERSONS: Final = frozenset({"i", "he", "she", "i'm", "im", "he's", "she's", "hes", "shes"})
 _POSSESSIVES: Final = frozenset({"my", "his", "her", "our", "their"})
 _AFTER_AGE: Final = frozenset({"and", "now", "this", "next", "so", "but", "already", "soon"})
@@ -206,7 +210,8 @@ _AFTER_AGE: Final = frozenset({"and", "now", "this", "next", "so", "but", "alrea
 def _an_age(lexemes: Sequence[Lexeme], at: int) -> tuple[int, int] | None:
     """(start, end) of a person's age told around the request, or None. Only a whole number a person can
     be, said with years, or after a verb of being whose subject is a person ("she", "my mum")."""
-    value = lexemes[at].token.value if lexemes[at].token is not None else None
+    token = lexemes[at].token
+    value = token.value if token is not None else None
     if value is None or value != int(value) or not 1 <= value <= 120:
         return None
     following = lexemes[at + 1] if at + 1 < len(lexemes) else None
@@ -221,8 +226,10 @@ def _an_age(lexemes: Sequence[Lexeme], at: int) -> tuple[int, int] | None:
     if before in ("aged", "age"):
         return at, at + 1
     subject = lexemes[at - 2].text if at > 1 else ""
-    person = subject in _PERSONS or before in ("i'm", "im") or (
-        at > 2 and lexemes[at - 3].text in _POSSESSIVES and lexemes[at - 2].kind in ("word", "unknown")
+    person = (
+        subject in _PERSONS
+        or before in ("i'm", "im")
+        or (at > 2 and lexemes[at - 3].text in _POSSESSIVES and lexemes[at - 2].kind in ("word", "unknown"))
     )
     ends = following is None or following.kind == "punct" or following.text in _AFTER_AGE
     return (at, at + 1) if person and ends else None

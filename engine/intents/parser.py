@@ -205,7 +205,8 @@ class IntentParser:
             _bound_swaps(outcome, reading.slippage)
         for short in reading.shortened:
             outcome.notes.insert(
-                0, f'"{short}" is a shortened address: I never guess the rest of it, so send the full address.'
+                0,
+                f'"{short}" is a shortened address: I never guess the rest of it, so send the full address.',
             )
         if reading.message is not None and reading.message.set_aside_sentences:
             quoted = "; ".join(f'"{text}"' for text in reading.message.set_aside_sentences)
@@ -318,4 +319,6 @@ def _bound_swaps(outcome: Outcome, slippage: Slippage) -> None:
     for step in swaps:
         step.slippage_bps = slippage.bps
     if outcome.steps and not swaps:
-        outcome.notes.append(f'I set aside "{slippage.said}": only a swap has a slippage, and this plan has none.')
+        outcome.notes.append(
+            f'I set aside "{slippage.said}": only a swap has a slippage, and this plan has none.'
+        )

@@ -71,7 +71,9 @@ _EACH_CHAIN: Final = re.compile(
     r"\b(?:on both|both on|each on|on each of) (?P<a>\w+),?(?: and)? (?:on )?(?P<b>\w+)\b"
     r"|\bon (?P<c>\w+),?(?: and)? (?:on |also on )?(?P<d>\w+),? (?:too|as well|each|both)\b"
 )
-_TOLD: Final = frozenset({"have", "has", "got", "hold", "holding", "own", "stuff", "funds", "money", "is", "are"})
+_TOLD: Final = frozenset(
+    {"have", "has", "got", "hold", "holding", "own", "stuff", "funds", "money", "is", "are"}
+)
 _ONE_CHAIN_ACTIONS: Final = frozenset(
     {"deposit", "withdraw", "swap", "stake", "unstake", "borrow", "repay", "claim", "transfer", "approve"}
 )

@@ -64,9 +64,12 @@ def picked_steps(
         return None
     if asked and "both" in words and all(word in _PLAIN | {"both"} for word in words):
         return [copy.deepcopy(draft) for draft in prior] if len(prior) == 2 else None
-    dropping = any(word in _DROPPING for word in words) or _says(words, ("leave", "out")) or _says(
-        words, ("don't", "do")
-    ) or _says(words, ("dont", "do"))
+    dropping = (
+        any(word in _DROPPING for word in words)
+        or _says(words, ("leave", "out"))
+        or _says(words, ("don't", "do"))
+        or _says(words, ("dont", "do"))
+    )
     named: set[int] = set()
     for word in words:
         action = _ACTION_NOUNS.get(word) or VERBS.get(word)

@@ -103,9 +103,16 @@ def _doer(lexemes: Sequence[Lexeme], at: int) -> int | None:
 # or a condition is their plan, not a step of this one, nor a time this plan waits for; it is set aside,
 # with an "if ..." clause it hangs on, when the message asks for something else in words of its own. "I'll
 # send 5 usdc to bob" names no time: it is the request, and is read as one.
-_FUTURE_ONE: Final = frozenset({"i'll", "ill", "we'll", "he'll", "she'll", "they'll", "he'd", "she'd", "they'd"})
+_FUTURE_ONE: Final = frozenset(
+    {"i'll", "ill", "we'll", "he'll", "she'll", "they'll", "he'd", "she'd", "they'd"}
+)
 _FUTURE_TWO: Final = {
-    ("i", "will"), ("we", "will"), ("he", "will"), ("she", "will"), ("they", "will"), ("i", "shall"),
+    ("i", "will"),
+    ("we", "will"),
+    ("he", "will"),
+    ("she", "will"),
+    ("they", "will"),
+    ("i", "shall"),
     ("we", "shall"),
 }
 _GOING: Final = frozenset({"i'm", "im", "we're", "were"})

@@ -286,7 +286,9 @@ _HELD_WHAT: Final = frozenset(
 _TOO_MUCH: Final = frozenset({"too", "much", "many", "lots", "of", "way", "a", "lot", "plenty"})
 _WAIT_AS_NOUN: Final = frozenset({"a", "the", "short", "long", "any", "some", "little", "small", "bit"})
 _WAITED: Final = frozenset({"wait", "waited", "waiting"})
-_WAITERS: Final = frozenset({"i", "we", "he", "she", "they", "been", "am", "was", "were", "i've", "ive", "we've"})
+_WAITERS: Final = frozenset(
+    {"i", "we", "he", "she", "they", "been", "am", "was", "were", "i've", "ive", "we've"}
+)
 _QUALITIES: Final = frozenset(
     {"ok", "okay", "good", "nice", "cheap", "expensive", "high", "low", "correct", "right", "fine", "safe"}
     | {"fast", "slow", "best", "better", "worse", "bad", "cheaper"}
@@ -322,9 +324,13 @@ def _plain_sense_at(lexemes: Sequence[Lexeme], index: int) -> tuple[int, int] | 
         return index, index + 1  # "i wait for long time already", "i've been waiting": told, not asked
     if word == "one" and before in _QUALITIES and (after is None or after.kind == "punct"):
         return index, index + 1  # "the eth price now ok one": a sentence-final particle, no amount
-    if word == "moment" and before in ("the", "this") and index > 1:
-        if lexemes[index - 2].text in _MOMENT_NOW:
-            return index - 2, index + 1  # "at the moment": now, which every plan is
+    if (
+        word == "moment"
+        and before in ("the", "this")
+        and index > 1
+        and lexemes[index - 2].text in _MOMENT_NOW
+    ):
+        return index - 2, index + 1  # "at the moment": now, which every plan is
     if word in _MEAN and before in _MEAN_SIGNIFY:
         return index, index + 1  # "whatever that may mean", "not sure what he means"
     return None

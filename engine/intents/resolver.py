@@ -35,7 +35,6 @@ _EQUIVALENT_ACTIONS: Final[dict[str, str]] = {
 }
 
 
-
 # Actions that never take the previous step's protocol (a deposit's aave carries on to a borrow, but not
 # to a bridge or a swap).
 _NO_INHERIT: Final = frozenset({"bridge", "swap", "transfer", "sweep"})
@@ -72,7 +71,9 @@ class Resolver(Guards):
                 if landed is not None and before is not None:
                     # "take 20k usdt off aave op and park it in aave arb": what the step before gives lands
                     # on another chain than this step runs on, so it is bridged there first.
-                    bridge = self._then(Draft(text="bridge it", action="bridge", to_chain=landed), index, before)
+                    bridge = self._then(
+                        Draft(text="bridge it", action="bridge", to_chain=landed), index, before
+                    )
                     if bridge is None:
                         return self.outcome
                     before = previous = bridge

@@ -137,7 +137,9 @@ def _wished_done(lexemes: Sequence[Lexeme], index: int) -> Lexeme | None:
 def rewrite(lexemes: Sequence[Lexeme]) -> list[Lexeme]:
     """The lexemes with links and corrections replaced by marks, politeness phrases dropped, and a past
     form a wish asks for read as its verb."""
-    lexemes = _all_of_it(_restated([_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)]))
+    lexemes = _all_of_it(
+        _restated([_wished_done(lexemes, at) or lexeme for at, lexeme in enumerate(lexemes)])
+    )
     out: list[Lexeme] = []
     index = 0
     while index < len(lexemes):

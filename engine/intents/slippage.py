@@ -20,7 +20,9 @@ from typing import Final
 
 from engine.limits import MAX_SLIPPAGE_BPS
 
-_NUMBER: Final = r"(?P<number{0}>\d{{1,5}}(?:[.,]\d{{1,4}})?)\s*(?P<unit{0}>%|percent|pct|bps|bp|basis points?)"
+_NUMBER: Final = (
+    r"(?P<number{0}>\d{{1,5}}(?:[.,]\d{{1,4}})?)\s*(?P<unit{0}>%|percent|pct|bps|bp|basis points?)"
+)
 _BOUND: Final = (
     r"(?:(?:max(?:imum)?|at most|up to|upto|under|below|less than|no more than|not more than|within|of|at"
     r"|to|is|=|:|<=?|(?:should|must|does|do|will)?\s*(?:not|n't)\s+(?:exceed|go over|be (?:more|higher|"

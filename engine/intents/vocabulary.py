@@ -321,6 +321,7 @@ def past_of(word: str) -> str | None:
     )
     return next((candidate for candidate in candidates if candidate in VERBS), None)
 
+
 # The tokens a protocol takes for an action when it takes only some ("stake usdc with lido" is refused, and
 # "stake 2 with lido" can only mean ETH).
 SERVED_ASSETS: Final[dict[tuple[str, str], frozenset[str]]] = {

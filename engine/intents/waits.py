@@ -46,7 +46,11 @@ def wait_of(lexemes: Sequence[Lexeme]) -> Wait | None:
     """The time or condition a request waits for ("tomorrow", "every week", "if eth drops", "at $4000"),
     or None. Links and corrections are read first (see rewrite), so "once it lands" is not a condition."""
     for index, lexeme in enumerate(lexemes):
-        if lexeme.kind == "unknown" and _misspelt_every(lexeme.text) and _time_unit_follows(lexemes, index + 1):
+        if (
+            lexeme.kind == "unknown"
+            and _misspelt_every(lexeme.text)
+            and _time_unit_follows(lexemes, index + 1)
+        ):
             return Wait("time", _quote(lexemes, index, 4), True)  # "evry week": a repeat, typed fast
         if lexeme.kind not in ("word", "punct", "number"):
             continue

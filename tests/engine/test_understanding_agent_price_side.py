@@ -124,7 +124,9 @@ def test_the_side_is_the_level_against_the_price_and_a_near_level_is_always_aske
 
 def test_a_level_far_from_the_price_is_asked_and_the_answer_compiles() -> None:
     asked = compile_request("alert on abs(pct_change(BTC)) >= 7", WALLETS, {"bitcoin": Decimal(60000)}.get)
-    assert isinstance(asked, NeedsClarification) and [o.label for o in asked.options] == ["Yes, watch that price"]
+    assert isinstance(asked, NeedsClarification) and [o.label for o in asked.options] == [
+        "Yes, watch that price"
+    ]
     answered = compile_request(
         f"alert on abs(pct_change(BTC)) >= 7\n\nClarification — {asked.question}: Yes, watch that price",
         WALLETS,

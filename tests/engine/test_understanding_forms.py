@@ -236,7 +236,7 @@ def _full(prompt: str, *chains: str) -> list[tuple[object, ...]]:
             [("transfer", "WETH", "optimism", Decimal("0.25"), None, PAYEE)],
         ),
         (
-            '{"op":"transfer","token":"USDC","amt":"25","dest":"%s","network":"polygon"}' % PAYEE,
+            '{"op":"transfer","token":"USDC","amt":"25","dest":"' + PAYEE + '","network":"polygon"}',
             ("polygon",),
             [("transfer", "USDC", "polygon", Decimal(25), None, PAYEE)],
         ),

@@ -34,7 +34,7 @@ def test_a_share_written_as_a_ratio_of_a_balance_is_still_a_share() -> None:
         f"send 100 usdc evry week to {PAYEE} base",
         "swap 500 usdc to eth on arbitrum, actually make it ARB token instead",
         "swap 1 eth to usdc on base, or was it 2? idk what I told my accountant",
-        "send 50 usdc to {PAYEE} on base, or maybe 60".format(PAYEE=PAYEE),
+        f"send 50 usdc to {PAYEE} on base, or maybe 60",
     ],
 )
 def test_a_repeat_an_unknown_token_and_a_hedge_are_never_planned_past(prompt: str) -> None:
@@ -47,7 +47,9 @@ def test_an_abbreviated_swap_is_a_swap_never_a_move() -> None:
 
 
 def test_a_step_said_later_to_come_first_is_done_first() -> None:
-    response = parse("Borrow 1000 usdc from aave on base can? Put 2 eth as collateral first lah", (EVM_A, "base"))
+    response = parse(
+        "Borrow 1000 usdc from aave on base can? Put 2 eth as collateral first lah", (EVM_A, "base")
+    )
     assert [(i.action, i.asset) for i in response.intents] == [("deposit", "ETH"), ("borrow", "USDC")]
 
 

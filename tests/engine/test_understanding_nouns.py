@@ -14,11 +14,23 @@ PAYEE = "0xCEf688b0F32561a0a562aDBA566C337AAf42bD77"
 @pytest.mark.parametrize(
     ("prompt", "chain", "expected"),
     [
-        ("please submit a Lido withdrawal request for 10 stETH", "ethereum", ("unstake", "stETH", Decimal(10))),
-        ("initiate a withdrawal of 2000 usdc from aave on polygon", "polygon", ("withdraw", "USDC", Decimal(2000))),
+        (
+            "please submit a Lido withdrawal request for 10 stETH",
+            "ethereum",
+            ("unstake", "stETH", Decimal(10)),
+        ),
+        (
+            "initiate a withdrawal of 2000 usdc from aave on polygon",
+            "polygon",
+            ("withdraw", "USDC", Decimal(2000)),
+        ),
         ("can i get a loan of 1000 usdc from aave on base", "base", ("borrow", "USDC", Decimal(1000))),
         ("make a repayment of 500 dai to aave on arbitrum", "arbitrum", ("repay", "DAI", Decimal(500))),
-        (f"please process a transfer of 1,000 USDT to {PAYEE} on arbitrum", "arbitrum", ("transfer", "USDT", Decimal(1000))),
+        (
+            f"please process a transfer of 1,000 USDT to {PAYEE} on arbitrum",
+            "arbitrum",
+            ("transfer", "USDT", Decimal(1000)),
+        ),
         ("do a conversion of 1 eth into usdc on base", "base", ("swap", "ETH", Decimal(1))),
     ],
 )
@@ -54,7 +66,10 @@ def test_it_all_is_the_whole_of_what_it_points_at_never_the_target(prompt: str) 
 
 @pytest.mark.parametrize(
     ("prompt", "asset"),
-    [("send 1 staked eth to {p} on ethereum", "stETH"), ("send 1 staked ethereum to {p} on ethereum", "stETH")],
+    [
+        ("send 1 staked eth to {p} on ethereum", "stETH"),
+        ("send 1 staked ethereum to {p} on ethereum", "stETH"),
+    ],
 )
 def test_staked_eth_is_steth(prompt: str, asset: str) -> None:
     response = parse(prompt.format(p=PAYEE), (EVM_A, "ethereum"))
@@ -62,7 +77,9 @@ def test_staked_eth_is_steth(prompt: str, asset: str) -> None:
 
 
 def test_getting_tells_and_never_buys() -> None:
-    response = parse(f"move 1 eth to my cold wallet {PAYEE}, just getting it off the hot wallet", (EVM_A, "ethereum"))
+    response = parse(
+        f"move 1 eth to my cold wallet {PAYEE}, just getting it off the hot wallet", (EVM_A, "ethereum")
+    )
     assert all(intent.action != "swap" for intent in response.intents)
 
 
@@ -73,7 +90,9 @@ def test_getting_tells_and_never_buys() -> None:
         ("she wants 2000 usdc in aave on base", "base", ("deposit", "USDC", Decimal(2000), "aave")),
     ],
 )
-def test_tokens_wished_in_a_lending_protocol_are_deposited(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+def test_tokens_wished_in_a_lending_protocol_are_deposited(
+    prompt: str, chain: str, expected: tuple[object, ...]
+) -> None:
     response = parse(prompt, (EVM_A, chain))
     assert [(i.action, i.asset, i.amount, i.protocol) for i in response.intents] == [expected]
 
@@ -81,9 +100,21 @@ def test_tokens_wished_in_a_lending_protocol_are_deposited(prompt: str, chain: s
 @pytest.mark.parametrize(
     ("prompt", "chain", "expected"),
     [
-        (f"Please top up the ops wallet {PAYEE} with 2 ETH on mainnet, approved by CFO (ref AP-5521).", "ethereum", ("transfer", "ETH", Decimal(2))),
-        ("Please convert 25,000 USDT to USDC on Ethereum for the quarterly close.", "ethereum", ("swap", "USDT", Decimal(25000))),
-        ("Repay 10k USDC of our Aave v3 loan on Arbitrum (cost centre 7710, approved).", "arbitrum", ("repay", "USDC", Decimal(10000))),
+        (
+            f"Please top up the ops wallet {PAYEE} with 2 ETH on mainnet, approved by CFO (ref AP-5521).",
+            "ethereum",
+            ("transfer", "ETH", Decimal(2)),
+        ),
+        (
+            "Please convert 25,000 USDT to USDC on Ethereum for the quarterly close.",
+            "ethereum",
+            ("swap", "USDT", Decimal(25000)),
+        ),
+        (
+            "Repay 10k USDC of our Aave v3 loan on Arbitrum (cost centre 7710, approved).",
+            "arbitrum",
+            ("repay", "USDC", Decimal(10000)),
+        ),
         (f"fund {PAYEE} with 100 usdc on base", "base", ("transfer", "USDC", Decimal(100))),
     ],
 )
@@ -93,5 +124,7 @@ def test_office_wording(prompt: str, chain: str, expected: tuple[object, ...]) -
 
 
 def test_a_step_pointed_at_after_a_preposition_is_still_asked_about() -> None:
-    response = parse("bridge 100 usdc to base, then deposit it after the swap", (EVM_A, "ethereum"), (EVM_A, "base"))
+    response = parse(
+        "bridge 100 usdc to base, then deposit it after the swap", (EVM_A, "ethereum"), (EVM_A, "base")
+    )
     assert not response.intents

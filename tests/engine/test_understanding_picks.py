@@ -32,7 +32,9 @@ def _steps(prompt: str, context: str) -> list[tuple[object, ...]]:
         ("skip the last step", [("swap", "ETH", Decimal(1))]),
     ],
 )
-def test_steps_are_kept_or_dropped_by_place_or_action(prompt: str, expected: list[tuple[object, ...]]) -> None:
+def test_steps_are_kept_or_dropped_by_place_or_action(
+    prompt: str, expected: list[tuple[object, ...]]
+) -> None:
     assert _steps(prompt, TWO) == expected
 
 

@@ -54,7 +54,9 @@ def _read(prompt: str, chains: str | tuple[str, ...], last: str) -> list[tuple[o
         ),
     ],
 )
-def test_what_someone_else_does_is_no_step(prompt: str, chain: str, expected: list[tuple[object, ...]]) -> None:
+def test_what_someone_else_does_is_no_step(
+    prompt: str, chain: str, expected: list[tuple[object, ...]]
+) -> None:
     assert _read(prompt, chain, "recipient") == expected
 
 
@@ -119,15 +121,25 @@ def test_one_step_said_for_each_of_several_chains_is_one_step_each(prompt: str) 
 
 
 def test_several_chains_with_no_word_for_each_are_not_planned_twice() -> None:
-    response = parse("swap 1 eth to usdc on base, i also have eth on arbitrum", (EVM_A, "base"), (EVM_A, "arbitrum"))
+    response = parse(
+        "swap 1 eth to usdc on base, i also have eth on arbitrum", (EVM_A, "base"), (EVM_A, "arbitrum")
+    )
     assert len(response.intents) <= 1
 
 
 @pytest.mark.parametrize(
     ("prompt", "context", "expected"),
     [
-        ("change the chain to arbitrum", "User: swap 1 eth to usdc on base", ("swap", "arbitrum", Decimal(1))),
-        ("can you change the amount to 3 pls", "User: swap 1 eth to usdc on base", ("swap", "base", Decimal(3))),
+        (
+            "change the chain to arbitrum",
+            "User: swap 1 eth to usdc on base",
+            ("swap", "arbitrum", Decimal(1)),
+        ),
+        (
+            "can you change the amount to 3 pls",
+            "User: swap 1 eth to usdc on base",
+            ("swap", "base", Decimal(3)),
+        ),
         ("actually do 2 eth instead of 1", "User: swap 1 eth to usdc on base", ("swap", "base", Decimal(2))),
         ("swap 2 eth to usdc on base instead of 1", "", ("swap", "base", Decimal(2))),
         (
@@ -141,7 +153,11 @@ def test_a_slot_changed_by_name_a_replaced_value_and_a_told_time(
     prompt: str, context: str, expected: tuple[object, ...]
 ) -> None:
     response = parse(
-        prompt, (EVM_A, "ethereum"), (EVM_A, "base"), (EVM_A, "arbitrum"), conversation_context=context or None
+        prompt,
+        (EVM_A, "ethereum"),
+        (EVM_A, "base"),
+        (EVM_A, "arbitrum"),
+        conversation_context=context or None,
     )
     assert [(i.action, i.chain, i.amount) for i in response.intents] == [expected]
 

@@ -34,9 +34,7 @@ PAYEE = "0xB3095B597C02E01a6aeF67E705bA73714D859B0D"
         ("swap 1 eth to usdc on base, I don't know what it means but my son said so", "base", None),
     ],
 )
-def test_everyday_senses_are_set_aside(
-    prompt: str, chain: str, expected: tuple[object, ...] | None
-) -> None:
+def test_everyday_senses_are_set_aside(prompt: str, chain: str, expected: tuple[object, ...] | None) -> None:
     response = parse(prompt, (EVM_A, chain))
     got = [(i.action, i.asset, i.amount) for i in response.intents]
     assert got == ([expected] if expected else got)
@@ -78,7 +76,12 @@ def test_a_position_named_by_no_pool_is_asked_and_the_answer_names_it() -> None:
 
 
 @pytest.mark.parametrize(
-    "prompt", ["swap 1 eth to usdc on base, no wait", "swap 1 eth to usdc on base... wait", "swap 1 eth to usdc on base, wait"]
+    "prompt",
+    [
+        "swap 1 eth to usdc on base, no wait",
+        "swap 1 eth to usdc on base... wait",
+        "swap 1 eth to usdc on base, wait",
+    ],
 )
 def test_a_correction_begun_and_never_said_is_asked(prompt: str) -> None:
     response = parse(prompt, (EVM_A, "base"))
@@ -101,12 +104,18 @@ def test_a_correction_word_said_last_after_a_value_is_an_afterthought() -> None:
             ("transfer", "USDC", Decimal(200)),
         ),
         ("I am 74. Please stake 3 eth with lido", "ethereum", ("stake", "ETH", Decimal(3))),
-        (f"my son is 12 years old, send 20 usdc to {PAYEE} on base", "base", ("transfer", "USDC", Decimal(20))),
+        (
+            f"my son is 12 years old, send 20 usdc to {PAYEE} on base",
+            "base",
+            ("transfer", "USDC", Decimal(20)),
+        ),
         ("can help me swap 100 usdc to eth on base or not lah", "base", ("swap", "USDC", Decimal(100))),
         ("swap 100 usdc to eth on base ok na", "base", ("swap", "USDC", Decimal(100))),
     ],
 )
-def test_an_age_and_a_chat_particle_are_no_values(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+def test_an_age_and_a_chat_particle_are_no_values(
+    prompt: str, chain: str, expected: tuple[object, ...]
+) -> None:
     response = parse(prompt, (EVM_A, chain))
     assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
 
@@ -124,7 +133,9 @@ def test_a_number_after_being_that_is_no_persons_age_is_still_read() -> None:
         ("swap 1 eth to usdc on base, dont chnage anything else", "base", ("swap", "ETH", Decimal(1))),
     ],
 )
-def test_words_typed_together_and_nothing_else_to_do(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+def test_words_typed_together_and_nothing_else_to_do(
+    prompt: str, chain: str, expected: tuple[object, ...]
+) -> None:
     response = parse(prompt, (EVM_A, "ethereum"), (EVM_A, chain))
     assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]
 
@@ -132,10 +143,16 @@ def test_words_typed_together_and_nothing_else_to_do(prompt: str, chain: str, ex
 @pytest.mark.parametrize(
     ("prompt", "chain", "expected"),
     [
-        ("can u stake 1 eth for me or not, i wait for long time already", "ethereum", ("stake", "ETH", Decimal(1))),
+        (
+            "can u stake 1 eth for me or not, i wait for long time already",
+            "ethereum",
+            ("stake", "ETH", Decimal(1)),
+        ),
         ("swap 1 eth to usdc on base, i've been waiting all day", "base", ("swap", "ETH", Decimal(1))),
     ],
 )
-def test_a_tag_and_waiting_told_beside_the_request(prompt: str, chain: str, expected: tuple[object, ...]) -> None:
+def test_a_tag_and_waiting_told_beside_the_request(
+    prompt: str, chain: str, expected: tuple[object, ...]
+) -> None:
     response = parse(prompt, (EVM_A, chain))
     assert [(i.action, i.asset, i.amount) for i in response.intents] == [expected]

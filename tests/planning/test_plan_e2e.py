@@ -430,9 +430,18 @@ async def test_a_swap_keeps_the_slippage_the_user_stated(world: World) -> None:
     tight_min = swap_params(tight["data"])[0][5]
     # Same pool, same block: the quote is the same, so the minima differ only by the tolerance.
     assert tight_min * 9_900 == pytest.approx(plain_min * 9_970, rel=1e-6)
-    for wrong in ({**swap_intent, "slippage_bps": 5_000}, {"action": "bridge", "asset": "USDC",
-                  "from_chain": "ethereum", "to_chain": "base", "amount": 10, "protocol": "across",
-                  "slippage_bps": 30}):
+    for wrong in (
+        {**swap_intent, "slippage_bps": 5_000},
+        {
+            "action": "bridge",
+            "asset": "USDC",
+            "from_chain": "ethereum",
+            "to_chain": "base",
+            "amount": 10,
+            "protocol": "across",
+            "slippage_bps": 30,
+        },
+    ):
         status, body = await plan(world, [wrong])
         assert status == 400, body
         assert any("slippage_bps" in issue["field"] for issue in body["issues"]), body
