@@ -404,7 +404,12 @@ def adds_to(drafts: Sequence[Draft], text: str) -> bool:
     words = [word.strip(",.!?") for word in text.lower().split()]
     while words and words[0] in _CONFIRMING:
         words = words[1:]  # "yes and after that send ...": the plan before stands, and this adds to it
-    return bool(drafts) and bool(words) and (words[0] in _ADDING or "too" in words or "also" in words)
+    appending = bool(words) and words[0].rstrip(":") in ("append", "appended")  # "append step: borrow ..."
+    return (
+        bool(drafts)
+        and bool(words)
+        and (words[0] in _ADDING or appending or "too" in words or "also" in words)
+    )
 
 
 # Words that say what a share or the rest does is stay ("the other half should remain where it is").

@@ -66,3 +66,17 @@ ASKED = (
 )
 def test_a_bare_pick_answers_the_question_before_it(prompt: str, expected: list[tuple[object, ...]]) -> None:
     assert _steps(prompt, ASKED) == expected
+
+
+@pytest.mark.parametrize(
+    "prompt", ["append step: borrow 2000 USDC against it. then execute", "append: borrow 2000 usdc"]
+)
+def test_a_step_appended_to_the_plan_before_keeps_it(prompt: str) -> None:
+    context = (
+        "User: deposit 2 WETH as collateral on aave arbitrum\nFlip: Plan: deposit 2 WETH into Aave. Confirm?"
+    )
+    response = parse(prompt, (EVM_A, "arbitrum"), conversation_context=context)
+    assert [(i.action, i.asset, i.amount) for i in response.intents] == [
+        ("deposit", "WETH", Decimal(2)),
+        ("borrow", "USDC", Decimal(2000)),
+    ]
